@@ -1,0 +1,46 @@
+"""bertlab: 한국어 BERT 강의의 도우미 패키지.
+
+노트북은 모두 이렇게 시작합니다::
+
+    import bertlab as bl
+    bl.setup()
+    tokenizer, model = bl.load_bert()
+
+`import bertlab` 자체는 transformers를 불러오지 않습니다. 허브에 닿을 수 있는지 먼저 판단하고
+(`HF_HUB_OFFLINE`을 정한 뒤) transformers를 불러와야 학생이 46~120초짜리 재시도를 겪지 않기 때문입니다.
+하위 모듈(`bl.attention`, `bl.viz`, ...)은 처음 쓸 때 불러옵니다.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from .env import in_colab, setup
+from .models import MBERT_ID, MINI_DIR, describe, load_bert, resolve
+
+__version__ = "0.1.0"
+
+_SUBMODULES = {
+    "analysis",
+    "attention",
+    "corpus",
+    "data",
+    "env",
+    "models",
+    "pretrain",
+    "scratch",
+    "templates_ko",
+    "tokenizer",
+    "train",
+    "viz",
+}
+
+__all__ = ["setup", "in_colab", "load_bert", "resolve", "describe", "MINI_DIR", "MBERT_ID", *sorted(_SUBMODULES)]
+
+
+def __getattr__(name: str):
+    if name in _SUBMODULES:
+        module = importlib.import_module(f".{name}", __name__)
+        globals()[name] = module
+        return module
+    raise AttributeError(f"module 'bertlab' has no attribute {name!r}")

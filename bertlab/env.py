@@ -1,0 +1,123 @@
+"""실행 환경 준비: 시드, 결정적 연산, 한글 글꼴, pandas 표시 옵션 (모든 장의 첫 셀).
+
+`setup()`은 transformers를 불러오지 않습니다. 모델 선택(온라인/오프라인)은 `bertlab.models`가 합니다.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import platform
+import random
+import sys
+from pathlib import Path
+
+KOREAN_FONT = "NanumGothic"
+# DejaVu Sans를 앞에 두어 마이너스 기호(−)와 라틴 문자는 DejaVu로, 한글은 NanumGothic으로 그린다.
+FONT_FAMILY = ["DejaVu Sans", KOREAN_FONT]
+
+
+def in_colab() -> bool:
+    """Google Colab 안에서 실행 중이면 True."""
+    return "google.colab" in sys.modules
+
+
+def korean_font_path() -> Path:
+    """한글 글꼴(NanumGothic, SIL OFL) 파일의 경로.
+
+    koreanize-matplotlib 패키지가 싣고 있는 글꼴 파일을 씁니다. 그 패키지를 import하면
+    rcParams가 바뀌는 부작용이 있으므로 import하지 않고 파일 위치만 찾습니다.
+    Debian의 fonts-nanum이 깔려 있으면 그것도 후보입니다.
+    """
+    candidates = []
+    spec = importlib.util.find_spec("koreanize_matplotlib")
+    if spec is not None and spec.submodule_search_locations:
+        for loc in spec.submodule_search_locations:
+            candidates.append(Path(loc) / "fonts" / "NanumGothic.ttf")
+    candidates.append(Path("/usr/share/fonts/truetype/nanum/NanumGothic.ttf"))
+    for path in candidates:
+        if path.is_file():
+            return path
+    raise FileNotFoundError(
+        "한글 글꼴 NanumGothic.ttf를 찾지 못했습니다. "
+        "`pip install koreanize-matplotlib` 또는 `apt-get install fonts-nanum`으로 설치하세요."
+    )
+
+
+def register_korean_font() -> str:
+    """matplotlib에 한글 글꼴을 등록하고 기본 글꼴 목록을 정합니다. 등록한 글꼴 이름을 돌려줍니다."""
+    import matplotlib as mpl
+    from matplotlib import font_manager
+
+    path = korean_font_path()
+    font_manager.fontManager.addfont(str(path))
+    # font.family에 목록을 직접 주어야 글자별 대체(fallback)가 일어난다(한글은 NanumGothic으로)
+    mpl.rcParams["font.family"] = FONT_FAMILY
+    mpl.rcParams["font.sans-serif"] = FONT_FAMILY + [
+        f for f in mpl.rcParams["font.sans-serif"] if f not in FONT_FAMILY
+    ]
+    mpl.rcParams["axes.unicode_minus"] = True
+    return font_manager.FontProperties(fname=str(path)).get_name()
+
+
+def seed_everything(seed: int = 0) -> None:
+    """random, numpy, torch의 시드를 고정하고 결정적 연산을 켭니다."""
+    import numpy as np
+    import torch
+
+    os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+    torch.use_deterministic_algorithms(True, warn_only=True)
+    if torch.backends.cudnn.is_available():
+        torch.backends.cudnn.benchmark = False
+
+
+def setup(seed: int = 0, quiet: bool = False) -> dict:
+    """노트북 첫 셀에서 부르는 준비 함수.
+
+    - 시드 고정(random, numpy, torch)과 결정적 연산
+    - matplotlib 한글 글꼴 등록(마이너스 기호가 깨지지 않도록 DejaVu Sans와 함께)
+    - pandas 표시 옵션(소수 셋째 자리, 넓은 표)
+    - 사용할 모델과 라이브러리 버전을 짧게 출력
+
+    돌려주는 dict에는 출력한 정보가 그대로 들어 있습니다.
+    """
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise TypeError(f"seed는 정수여야 합니다 (받은 값: {seed!r}).")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    seed_everything(seed)
+
+    import matplotlib as mpl
+    import pandas as pd
+    import torch
+
+    font = register_korean_font()
+    mpl.rcParams["figure.dpi"] = 100
+    mpl.rcParams["savefig.dpi"] = 120
+    mpl.rcParams["figure.figsize"] = (6.4, 4.0)
+    pd.set_option("display.precision", 3)
+    pd.set_option("display.width", 120)
+    pd.set_option("display.max_columns", 30)
+
+    from . import models
+
+    choice = models.model_choice_line()
+    info = {
+        "seed": seed,
+        "model": choice,
+        "python": platform.python_version(),
+        "torch": torch.__version__,
+        "transformers": models.transformers_version(),
+        "font": font,
+        "colab": in_colab(),
+    }
+    if not quiet:
+        print(f"bertlab 준비 완료 · seed={seed} · 글꼴={font}")
+        print(f"모델: {choice}")
+        print(
+            f"Python {info['python']} · torch {info['torch']} · transformers {info['transformers']}"
+            + (" · Colab" if info["colab"] else "")
+        )
+    return info

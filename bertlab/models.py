@@ -1,0 +1,264 @@
+"""모델을 여는 단 하나의 문: `load_bert()` (1장에서 처음 씁니다).
+
+- ``"mini"``: 패키지에 들어 있는 한국어 미니 BERT (`bertlab/assets/mini-bert`). 네트워크가 필요 없습니다.
+- ``"mbert"``: 원래 강의의 모델 `google-bert/bert-base-multilingual-cased`.
+- 그 밖의 허브 id(`klue/bert-base` 등)나 로컬 디렉터리.
+- ``"auto"`` (기본값, 환경 변수 `BERTLAB_MODEL`로 바꿀 수 있음): 허브에 닿거나 캐시에 있으면 mBERT,
+  아니면 미니 모델.
+
+허브에 닿을 수 있는지는 짧은 시간 제한으로 한 번만 확인하고, 오프라인이면 transformers를 불러오기 **전에**
+`HF_HUB_OFFLINE=1`을 정합니다. 그렇지 않으면 transformers가 46~120초 동안 재시도합니다.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import threading
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+MBERT_ID = "google-bert/bert-base-multilingual-cased"
+MINI_DIR = Path(__file__).resolve().parent / "assets" / "mini-bert"
+HUB_URL = os.environ.get("HF_ENDPOINT", "https://huggingface.co").rstrip("/")
+PROBE_TIMEOUT_S = 3.0
+
+ALIASES = {"mbert": MBERT_ID, "mini": "mini"}
+_HUB_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(/[A-Za-z0-9][A-Za-z0-9._-]*)?$")
+_probe_cache: dict[str, bool] = {}
+
+
+@dataclass(frozen=True)
+class Choice:
+    """`load_bert`가 무엇을 어디서 열지에 대한 결정."""
+
+    name: str  # 사용자가 준 이름(별칭 풀기 전)
+    source: str  # 로컬 디렉터리 경로 또는 허브 id
+    offline: bool  # True면 네트워크 없이 로컬 파일/캐시만 쓴다
+    reason: str  # 사람이 읽을 한 줄 설명
+
+    @property
+    def is_mini(self) -> bool:
+        return Path(self.source) == MINI_DIR
+
+
+def transformers_version() -> str:
+    """transformers를 import하지 않고 설치된 버전을 읽습니다."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("transformers")
+    except PackageNotFoundError:
+        return "(설치 안 됨)"
+
+
+def hub_reachable(timeout: float = PROBE_TIMEOUT_S) -> bool:
+    """허브가 `timeout`초 안에 응답하면 True. 결과는 프로세스 안에서 기억합니다.
+
+    DNS 조회에는 시간 제한이 없으므로 별도 스레드에서 요청하고 `timeout`초만 기다립니다.
+    `HF_HUB_OFFLINE=1`이 이미 정해져 있으면 확인하지 않고 False입니다.
+    """
+    if os.environ.get("HF_HUB_OFFLINE", "").lower() in {"1", "true", "yes", "on"}:
+        return False
+    if HUB_URL in _probe_cache:
+        return _probe_cache[HUB_URL]
+    result = {"ok": False}
+
+    def probe() -> None:
+        try:
+            req = urllib.request.Request(f"{HUB_URL}/api/models/{MBERT_ID}", method="HEAD")
+            with urllib.request.urlopen(req, timeout=timeout) as resp:
+                result["ok"] = resp.status < 500
+        except Exception:  # 연결 실패, DNS 실패, 시간 초과, HTTP 오류 모두 '닿지 않음'
+            result["ok"] = False
+
+    thread = threading.Thread(target=probe, daemon=True)
+    thread.start()
+    thread.join(timeout)
+    _probe_cache[HUB_URL] = bool(result["ok"])
+    return _probe_cache[HUB_URL]
+
+
+def hf_cache_dir() -> Path:
+    """huggingface_hub를 import하지 않고 허브 캐시 디렉터리를 계산합니다."""
+    if os.environ.get("HF_HUB_CACHE"):
+        return Path(os.environ["HF_HUB_CACHE"]).expanduser()
+    if os.environ.get("HF_HOME"):
+        return Path(os.environ["HF_HOME"]).expanduser() / "hub"
+    xdg = os.environ.get("XDG_CACHE_HOME", str(Path.home() / ".cache"))
+    return Path(xdg).expanduser() / "huggingface" / "hub"
+
+
+def is_cached(repo_id: str) -> bool:
+    """허브 모델 `repo_id`의 설정과 가중치가 캐시에 있으면 True."""
+    snapshots = hf_cache_dir() / f"models--{repo_id.replace('/', '--')}" / "snapshots"
+    if not snapshots.is_dir():
+        return False
+    for snap in snapshots.iterdir():
+        has_weights = any((snap / w).exists() for w in ("model.safetensors", "pytorch_model.bin"))
+        if (snap / "config.json").exists() and has_weights:
+            return True
+    return False
+
+
+def _mini_choice(name: str, reason: str) -> Choice:
+    if not (MINI_DIR / "config.json").is_file():
+        raise FileNotFoundError(
+            f"번들된 미니 BERT가 없습니다: {MINI_DIR}\n"
+            "bertlab을 저장소에서 다시 설치하거나(`pip install -e .`), "
+            "`python -m bertlab.pretrain`으로 모델을 다시 만드세요."
+        )
+    return Choice(name, str(MINI_DIR), True, reason)
+
+
+def decide(name: str | os.PathLike | None = "auto") -> Choice:
+    """이름을 받아 무엇을 어디서 열지 정합니다(모델은 아직 불러오지 않음).
+
+    잘못된 이름·경로, 닿지 않는 허브는 여기서 바로 한국어 오류로 알립니다.
+    """
+    if name is None:
+        name = "auto"
+    if isinstance(name, os.PathLike):
+        name = os.fspath(name)
+    if not isinstance(name, str) or not name.strip():
+        raise TypeError(
+            f"모델 이름은 문자열이어야 합니다 (받은 값: {name!r}). "
+            "예: 'auto', 'mini', 'mbert', 'klue/bert-base' 또는 로컬 디렉터리 경로."
+        )
+    name = name.strip()
+    if name == "auto":
+        env_name = os.environ.get("BERTLAB_MODEL", "").strip()
+        if env_name and env_name != "auto":
+            choice = decide(env_name)
+            return Choice("auto", choice.source, choice.offline, f"BERTLAB_MODEL={env_name} 설정을 따름. {choice.reason}")
+        if hub_reachable():
+            return Choice("auto", MBERT_ID, False, "허브에 연결되어 원래 강의의 mBERT를 씁니다.")
+        if is_cached(MBERT_ID):
+            return Choice("auto", MBERT_ID, True, "허브에는 닿지 않지만 mBERT가 캐시에 있어 캐시에서 엽니다.")
+        return _mini_choice(
+            "auto", "허브에 닿지 않고 mBERT 캐시도 없어, 오프라인용 번들 미니 BERT를 씁니다."
+        )
+    if name == "mini":
+        return _mini_choice(name, "번들 미니 BERT (네트워크 불필요).")
+
+    source = ALIASES.get(name, name)
+    local = Path(source).expanduser()
+    if local.is_dir():
+        if not (local / "config.json").is_file():
+            raise FileNotFoundError(
+                f"'{local}' 디렉터리에 config.json이 없습니다. `save_pretrained`로 저장한 모델 디렉터리를 주세요."
+            )
+        return Choice(name, str(local.resolve()), True, f"로컬 디렉터리 {local}에서 엽니다.")
+    if source.startswith((".", "/", "~")) or source.count("/") > 1 or "\\" in source:
+        raise FileNotFoundError(
+            f"모델 디렉터리 '{source}'가 없습니다. 경로를 확인하거나, 허브 id(예: 'klue/bert-base') 또는 'mini'를 쓰세요."
+        )
+    if not _HUB_ID.match(source):
+        raise ValueError(
+            f"'{name}'은(는) 알 수 없는 모델 이름입니다. "
+            "'auto', 'mini', 'mbert', 허브 id(예: 'klue/bert-base') 또는 로컬 디렉터리 경로를 쓰세요."
+        )
+    if is_cached(source):
+        return Choice(name, source, True, f"허브 모델 {source}을(를) 캐시에서 엽니다.")
+    if hub_reachable():
+        return Choice(name, source, False, f"허브에서 {source}을(를) 내려받습니다.")
+    raise ConnectionError(
+        f"허브({HUB_URL})에 연결할 수 없고 '{source}'이(가) 캐시에도 없습니다. "
+        "이름을 확인하거나, 인터넷에 연결하거나, 오프라인에서는 load_bert('mini')를 쓰세요."
+    )
+
+
+def resolve(name: str | os.PathLike | None = "auto") -> str:
+    """`decide`의 결과 중 `from_pretrained`에 넘길 경로/허브 id만 돌려주고, 오프라인이면 환경을 맞춥니다."""
+    choice = decide(name)
+    _prepare_environment(choice)
+    return choice.source
+
+
+def _prepare_environment(choice: Choice) -> None:
+    """오프라인이면 transformers를 불러오기 전에 HF_HUB_OFFLINE을 켭니다."""
+    if choice.offline:
+        os.environ["HF_HUB_OFFLINE"] = "1"
+
+
+def model_choice_line(name: str = "auto") -> str:
+    """`setup()`이 출력하는 한 줄: 기본값으로 어떤 모델이 열릴지와 그 이유."""
+    try:
+        choice = decide(name)
+    except (FileNotFoundError, ConnectionError, ValueError, TypeError) as err:
+        return f"(모델을 정할 수 없음: {err})"
+    _prepare_environment(choice)
+    label = "번들 미니 BERT" if choice.is_mini else choice.source
+    return f"{label} — {choice.reason}"
+
+
+class ModelLoadError(RuntimeError):
+    """모델 파일을 읽는 중 생긴 오류를 한국어 설명으로 감쌉니다."""
+
+
+def load_bert(name: str | os.PathLike | None = "auto", *, quiet: bool = False):
+    """토크나이저와 `BertModel`을 돌려줍니다: ``tokenizer, model = load_bert()``.
+
+    모델은 평가 모드이고, eager 어텐션(그래야 `output_attentions`가 값을 돌려줌)에
+    `output_attentions`와 `output_hidden_states`가 켜져 있습니다.
+    """
+    choice = decide(name)
+    _prepare_environment(choice)
+    if not quiet:
+        label = "번들 미니 BERT" if choice.is_mini else choice.source
+        print(f"모델: {label} — {choice.reason}")
+
+    from transformers import AutoTokenizer, BertModel
+    from transformers.utils import logging as hf_logging
+
+    verbosity = hf_logging.get_verbosity()
+    hf_logging.set_verbosity_error()  # BertForPreTraining 체크포인트의 cls.* 헤드는 BertModel에 필요 없음
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(choice.source, local_files_only=choice.offline)
+        model, info = BertModel.from_pretrained(
+            choice.source,
+            attn_implementation="eager",
+            output_attentions=True,
+            output_hidden_states=True,
+            local_files_only=choice.offline,
+            output_loading_info=True,
+        )
+    except OSError as err:
+        raise ModelLoadError(
+            f"'{choice.source}'을(를) 불러오지 못했습니다: {str(err).splitlines()[0]}\n"
+            "모델 이름을 확인하거나, 인터넷 연결을 확인하거나, load_bert('mini')를 쓰세요."
+        ) from None
+    finally:
+        hf_logging.set_verbosity(verbosity)
+    missing = [k for k in info.get("missing_keys", []) if "position_ids" not in k]
+    if missing:
+        print(f"주의: 체크포인트에 없어 새로 초기화된 가중치 {len(missing)}개: {missing[:4]} ...", file=sys.stderr)
+    model.eval()
+    return tokenizer, model
+
+
+def describe(model) -> "pandas.DataFrame":  # noqa: F821
+    """모델 크기를 한 줄 표로: 층 수, 헤드 수, 은닉 크기, 헤드당 크기, 어휘 수, 최대 길이, 파라미터 수."""
+    import pandas as pd
+
+    config = getattr(model, "config", None)
+    if config is None or not hasattr(config, "num_hidden_layers"):
+        raise TypeError(f"BERT 모델(transformers PreTrainedModel)이 필요합니다 (받은 값: {type(model).__name__}).")
+    n_params = sum(p.numel() for p in model.parameters())
+    return pd.DataFrame(
+        [
+            {
+                "층 수": config.num_hidden_layers,
+                "헤드 수": config.num_attention_heads,
+                "은닉 크기": config.hidden_size,
+                "헤드당 크기": config.hidden_size // config.num_attention_heads,
+                "FFN 크기": config.intermediate_size,
+                "어휘 수": config.vocab_size,
+                "최대 길이": config.max_position_embeddings,
+                "파라미터 수": n_params,
+            }
+        ],
+        index=[getattr(config, "_name_or_path", "") or type(model).__name__],
+    )

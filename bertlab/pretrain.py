@@ -1,0 +1,423 @@
+"""번들 미니 BERT의 사전학습 레시피: MLM(15 %, 80/10/10) + NSP (7장과 부록 '번들 미니 BERT').
+
+한 번에 재현하는 명령::
+
+    python -m bertlab.pretrain all --work ~/.cache/bertlab/pretrain --out bertlab/assets/mini-bert
+
+`all`은 말뭉치 구축 → WordPiece 학습 → 사전학습(체크포인트에서 이어 하기) → 평가 → 내보내기를 차례로 합니다.
+중간에 끊겨도 같은 명령을 다시 실행하면 마지막 체크포인트에서 이어집니다.
+
+품질은 '선택된 모든 위치를 [MASK]로 바꾼' 입력에서 잽니다. 80/10/10 그대로 재면, 바꾸지 않은 10 %를
+모델이 그대로 베껴 맞히므로 정확도가 부풀려집니다(빈도 기준선 4~6 %가 13~15 %로 보임).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import shutil
+import sys
+import time
+from collections import Counter
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from . import corpus as corpus_mod
+from . import tokenizer as tok_mod
+
+
+@dataclass
+class ModelSize:
+    hidden_size: int = 256
+    num_hidden_layers: int = 4
+    num_attention_heads: int = 4
+    intermediate_size: int = 1024
+    max_position_embeddings: int = 128
+
+
+@dataclass
+class TrainSettings:
+    steps: int = 20000
+    batch_size: int = 32
+    max_len: int = 64
+    lr: float = 5e-4
+    warmup: int = 1000
+    weight_decay: float = 0.01
+    nsp: bool = True
+    seed: int = 0
+    eval_every: int = 500
+    save_every: int = 250
+    threads: int = 2
+    bf16: bool = False  # 이 CPU(bf16 연산 장치 없음)에서는 bf16 autocast가 fp32보다 35배 느렸다
+
+
+# ---------------------------------------------------------------- 학습 예제 만들기
+
+
+def encode_documents(tokenizer, docs: list[list[str]]) -> list[list[list[int]]]:
+    """문서마다 문장별 토큰 id 목록(특수 토큰 없이)."""
+    flat = [s for d in docs for s in d]
+    ids = tokenizer(flat, add_special_tokens=False)["input_ids"]
+    out, i = [], 0
+    for d in docs:
+        out.append(ids[i : i + len(d)])
+        i += len(d)
+    return out
+
+
+def make_pairs(enc_docs: list[list[list[int]]], max_len: int, rng: random.Random) -> list[tuple[list[int], list[int], int]]:
+    """BERT 방식의 문장 쌍: 연속된 문장을 모아 A/B로 나누고, 절반은 B를 다른 문서에서 가져온다(NSP 라벨 1).
+
+    라벨 0 = B가 실제 다음 문장, 1 = 무작위 문장.
+    """
+    budget = max_len - 3  # [CLS] A [SEP] B [SEP]
+    pairs = []
+    n_docs = len(enc_docs)
+    for d_idx, doc in enumerate(enc_docs):
+        target = budget if rng.random() > 0.1 else rng.randint(8, budget)  # 가끔 짧은 예제도
+        chunk: list[list[int]] = []
+        length = 0
+        for s_idx, sent in enumerate(doc):
+            chunk.append(sent)
+            length += len(sent)
+            if s_idx == len(doc) - 1 or length >= target:
+                if len(chunk) >= 2 or n_docs > 1:
+                    a_end = rng.randint(1, len(chunk) - 1) if len(chunk) >= 2 else 1
+                    a = [t for s in chunk[:a_end] for t in s]
+                    if len(chunk) == 1 or rng.random() < 0.5:
+                        other = rng.randrange(n_docs - 1)
+                        other += other >= d_idx
+                        odoc = enc_docs[other]
+                        start = rng.randrange(len(odoc))
+                        b = [t for s in odoc[start:] for t in s]
+                        label = 1
+                    else:
+                        b = [t for s in chunk[a_end:] for t in s]
+                        label = 0
+                    while len(a) + len(b) > budget:  # 긴 쪽을 자른다
+                        if len(a) > len(b):
+                            a.pop()
+                        else:
+                            b.pop()
+                    if a and b:
+                        pairs.append((a, b, label))
+                chunk, length = [], 0
+    return pairs
+
+
+def collate(pairs, tokenizer) -> dict[str, torch.Tensor]:
+    cls, sep, pad = tokenizer.cls_token_id, tokenizer.sep_token_id, tokenizer.pad_token_id
+    seqs = [[cls] + a + [sep] + b + [sep] for a, b, _ in pairs]
+    types = [[0] * (len(a) + 2) + [1] * (len(b) + 1) for a, b, _ in pairs]
+    width = max(map(len, seqs))
+    ids = torch.full((len(seqs), width), pad, dtype=torch.long)
+    tt = torch.zeros_like(ids)
+    for i, (s, t) in enumerate(zip(seqs, types)):
+        ids[i, : len(s)] = torch.tensor(s)
+        tt[i, : len(t)] = torch.tensor(t)
+    return {
+        "input_ids": ids,
+        "token_type_ids": tt,
+        "attention_mask": (ids != pad).long(),
+        "next_sentence_label": torch.tensor([lab for _, _, lab in pairs]),
+    }
+
+
+def mask_tokens(
+    input_ids: torch.Tensor,
+    tokenizer,
+    generator: torch.Generator,
+    prob: float = 0.15,
+    all_mask: bool = False,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """MLM 마스킹. 특수 토큰이 아닌 위치의 `prob`를 고르고, 고른 위치를 80 % [MASK], 10 % 무작위, 10 % 그대로.
+
+    `all_mask=True`면 고른 위치를 모두 [MASK]로 바꿉니다(평가용). 돌려주는 labels는 고르지 않은 곳이 -100.
+    """
+    special = torch.tensor(tokenizer.all_special_ids)
+    candidates = ~torch.isin(input_ids, special)
+    selected = (torch.rand(input_ids.shape, generator=generator) < prob) & candidates
+    # 문장마다 최소 한 위치는 고른다
+    none = selected.sum(1) == 0
+    if none.any():
+        for row in torch.nonzero(none).flatten().tolist():
+            cand = torch.nonzero(candidates[row]).flatten()
+            if len(cand):
+                selected[row, cand[torch.randint(len(cand), (1,), generator=generator)]] = True
+    labels = torch.where(selected, input_ids, torch.full_like(input_ids, -100))
+    inputs = input_ids.clone()
+    if all_mask:
+        inputs[selected] = tokenizer.mask_token_id
+        return inputs, labels
+    r = torch.rand(input_ids.shape, generator=generator)
+    inputs[selected & (r < 0.8)] = tokenizer.mask_token_id
+    random_pos = selected & (r >= 0.8) & (r < 0.9)
+    inputs[random_pos] = torch.randint(len(special), len(tokenizer), (int(random_pos.sum()),), generator=generator)
+    return inputs, labels
+
+
+# ---------------------------------------------------------------- 모델과 손실
+
+
+def new_model(vocab_size: int, size: ModelSize, seed: int):
+    from transformers import BertConfig, BertForPreTraining
+
+    torch.manual_seed(seed)
+    config = BertConfig(vocab_size=vocab_size, **asdict(size), type_vocab_size=2, hidden_act="gelu")
+    return BertForPreTraining(config)
+
+
+def pretraining_loss(model, batch, labels, nsp: bool = True, bf16: bool = False):
+    """MLM 로짓은 마스크된 위치에서만 계산합니다(어휘 크기 × 전체 위치를 계산하지 않아 빠름)."""
+    ctx = torch.autocast("cpu", dtype=torch.bfloat16) if bf16 else torch.autocast("cpu", enabled=False)
+    with ctx:
+        out = model.bert(
+            input_ids=batch["input_ids"],
+            attention_mask=batch["attention_mask"],
+            token_type_ids=batch["token_type_ids"],
+        )
+        sel = labels != -100
+        mlm_logits = model.cls.predictions(out.last_hidden_state[sel])
+        nsp_logits = model.cls.seq_relationship(out.pooler_output)
+    mlm_loss = F.cross_entropy(mlm_logits.float(), labels[sel])
+    nsp_loss = F.cross_entropy(nsp_logits.float(), batch["next_sentence_label"])
+    loss = mlm_loss + nsp_loss if nsp else mlm_loss
+    return loss, mlm_loss, nsp_loss, mlm_logits, nsp_logits
+
+
+@torch.no_grad()
+def evaluate(model, eval_batches, most_frequent_id: int) -> dict:
+    """선택된 모든 위치를 [MASK]로 바꾼 입력에서: MLM 손실·정확도, 최빈 토큰 기준선, NSP 정확도."""
+    model.eval()
+    n = correct = base = nsp_correct = nsp_n = 0
+    loss_sum = 0.0
+    for batch, inputs, labels in eval_batches:
+        b = dict(batch, input_ids=inputs)
+        _, mlm_loss, _, mlm_logits, nsp_logits = pretraining_loss(model, b, labels)
+        gold = labels[labels != -100]
+        k = gold.numel()
+        loss_sum += mlm_loss.item() * k
+        n += k
+        correct += (mlm_logits.argmax(-1) == gold).sum().item()
+        base += (gold == most_frequent_id).sum().item()
+        nsp_correct += (nsp_logits.argmax(-1) == batch["next_sentence_label"]).sum().item()
+        nsp_n += len(batch["next_sentence_label"])
+    model.train()
+    return {
+        "mlm_loss": loss_sum / max(n, 1),
+        "mask_acc": correct / max(n, 1),
+        "freq_baseline_acc": base / max(n, 1),
+        "nsp_acc": nsp_correct / max(nsp_n, 1),
+        "positions": n,
+    }
+
+
+def make_eval_batches(enc_docs, tokenizer, max_len: int, batch_size: int = 64, seed: int = 1234):
+    rng = random.Random(seed)
+    pairs = make_pairs(enc_docs, max_len, rng)
+    g = torch.Generator().manual_seed(seed)
+    batches = []
+    for i in range(0, len(pairs), batch_size):
+        batch = collate(pairs[i : i + batch_size], tokenizer)
+        inputs, labels = mask_tokens(batch["input_ids"], tokenizer, g, all_mask=True)
+        batches.append((batch, inputs, labels))
+    return batches
+
+
+@torch.no_grad()
+def sense_separation(bert, tokenizer, rows: list[dict]) -> dict[str, dict[str, float]]:
+    """다의어마다 같은 뜻 문장 쌍과 다른 뜻 문장 쌍의 평균 코사인 유사도(마지막 층, 단어 첫 토큰)."""
+    bert.eval()
+    vecs: dict[str, list[tuple[str, torch.Tensor]]] = {}
+    for r in rows:
+        enc = tokenizer(r["sentence"], return_tensors="pt", return_offsets_mapping=True)
+        offsets = enc.pop("offset_mapping")[0]
+        pos = word_token_index(r["sentence"], r["word"], offsets)
+        h = bert(**enc).last_hidden_state[0, pos]
+        vecs.setdefault(r["word"], []).append((r["sense"], h))
+    out = {}
+    for word, items in vecs.items():
+        same, cross = [], []
+        for i in range(len(items)):
+            for j in range(i + 1, len(items)):
+                c = F.cosine_similarity(items[i][1], items[j][1], dim=0).item()
+                (same if items[i][0] == items[j][0] else cross).append(c)
+        out[word] = {"same": float(np.mean(same)), "cross": float(np.mean(cross))}
+    return out
+
+
+def word_token_index(sentence: str, word: str, offsets) -> int:
+    """문장에서 `word`로 시작하는 어절의 첫 토큰 위치."""
+    starts = [i for i in range(len(sentence)) if sentence.startswith(word, i) and (i == 0 or sentence[i - 1] == " ")]
+    if not starts:
+        raise ValueError(f"문장에 '{word}'로 시작하는 어절이 없습니다: {sentence}")
+    for t, (a, b) in enumerate(offsets.tolist()):
+        if a == starts[0] and b > a:
+            return t
+    raise ValueError(f"'{word}'의 토큰 위치를 찾지 못했습니다: {sentence}")
+
+
+# ---------------------------------------------------------------- 학습 루프 (이어 하기 가능)
+
+
+def lr_at(step: int, settings: TrainSettings) -> float:
+    if step < settings.warmup:
+        return settings.lr * (step + 1) / settings.warmup
+    progress = (step - settings.warmup) / max(1, settings.steps - settings.warmup)
+    return settings.lr * max(0.0, 1.0 - progress)
+
+
+def _atomic_save(obj, path: Path) -> None:
+    tmp = path.with_suffix(".tmp")
+    torch.save(obj, tmp)
+    os.replace(tmp, path)
+
+
+def train(work: Path, settings: TrainSettings, size: ModelSize, log=print) -> Path:
+    """`work/corpus`와 `work/tokenizer`로 사전학습합니다. `work/state.pt`가 있으면 거기서 이어 합니다."""
+    from transformers import AutoTokenizer
+
+    work = Path(work)
+    torch.set_num_threads(settings.threads)
+    tokenizer = AutoTokenizer.from_pretrained(work / "tokenizer")
+    train_docs = corpus_mod.read_documents(work / "corpus" / "train.txt")
+    held_docs = corpus_mod.read_documents(work / "corpus" / "heldout.txt")
+    enc_train = encode_documents(tokenizer, train_docs)
+    enc_held = encode_documents(tokenizer, held_docs)
+    freq = Counter(t for d in enc_train for s in d for t in s)
+    most_frequent_id = freq.most_common(1)[0][0]
+    eval_batches = make_eval_batches(enc_held, tokenizer, settings.max_len)
+    sense_rows = corpus_mod.read_senses("eval")
+
+    model = new_model(len(tokenizer), size, settings.seed)
+    no_decay = ("bias", "LayerNorm.weight")
+    groups = [
+        {"params": [p for n, p in model.named_parameters() if not n.endswith(no_decay)], "weight_decay": settings.weight_decay},
+        {"params": [p for n, p in model.named_parameters() if n.endswith(no_decay)], "weight_decay": 0.0},
+    ]
+    opt = torch.optim.AdamW(groups, lr=settings.lr, betas=(0.9, 0.999), eps=1e-6)
+    step, epoch, resume_bi = 0, 0, 0
+    state_path = work / "state.pt"
+    if state_path.exists():
+        state = torch.load(state_path, weights_only=False)
+        model.load_state_dict(state["model"])
+        opt.load_state_dict(state["optimizer"])
+        step, epoch, resume_bi = state["step"], state["epoch"], state["next_batch"]
+        log(f"체크포인트에서 이어 합니다: step {step}")
+    model.train()
+    log_path = work / "log.jsonl"
+    g = torch.Generator()
+    t0 = time.time()
+    while step < settings.steps:
+        rng = random.Random(settings.seed * 1000 + epoch)
+        pairs = make_pairs(enc_train, settings.max_len, rng)
+        rng.shuffle(pairs)
+        n_batches = len(pairs) // settings.batch_size
+        for bi in range(resume_bi, n_batches):
+            if step >= settings.steps:
+                break
+            g.manual_seed(settings.seed * 10_000_019 + step)
+            batch = collate(pairs[bi * settings.batch_size : (bi + 1) * settings.batch_size], tokenizer)
+            inputs, labels = mask_tokens(batch["input_ids"], tokenizer, g)
+            for group in opt.param_groups:
+                group["lr"] = lr_at(step, settings)
+            loss, mlm_loss, nsp_loss, _, _ = pretraining_loss(
+                model, dict(batch, input_ids=inputs), labels, nsp=settings.nsp, bf16=settings.bf16
+            )
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            opt.step()
+            step += 1
+            record = None
+            if step % 50 == 0:
+                record = {"step": step, "loss": round(loss.item(), 4), "mlm": round(mlm_loss.item(), 4),
+                          "nsp": round(nsp_loss.item(), 4), "lr": opt.param_groups[0]["lr"], "sec": round(time.time() - t0, 1)}
+            if step % settings.eval_every == 0 or step == settings.steps:
+                ev = evaluate(model, eval_batches, most_frequent_id)
+                sep = sense_separation(model.bert, tokenizer, sense_rows) if sense_rows else {}
+                record = dict(record or {"step": step}, eval=ev, senses=sep)
+            if record:
+                with open(log_path, "a", encoding="utf-8") as f:
+                    f.write(json.dumps(record, ensure_ascii=False) + "\n")
+                log(json.dumps(record, ensure_ascii=False))
+            if step % settings.save_every == 0 or step == settings.steps:
+                _atomic_save({"model": model.state_dict(), "optimizer": opt.state_dict(), "step": step,
+                              "epoch": epoch, "next_batch": bi + 1, "settings": asdict(settings), "size": asdict(size)}, state_path)
+        epoch, resume_bi = epoch + 1, 0
+    return state_path
+
+
+def export(work: Path, out_dir: Path) -> Path:
+    """체크포인트를 `save_pretrained` 형식(가중치는 fp16, 읽으면 fp32)으로 내보냅니다."""
+    from transformers import AutoTokenizer, BertConfig, BertForPreTraining
+
+    work, out_dir = Path(work), Path(out_dir)
+    state = torch.load(work / "state.pt", weights_only=False)
+    tokenizer = AutoTokenizer.from_pretrained(work / "tokenizer")
+    config = BertConfig(vocab_size=len(tokenizer), **state["size"], type_vocab_size=2, hidden_act="gelu")
+    model = BertForPreTraining(config)
+    model.load_state_dict(state["model"])
+    if out_dir.exists():
+        shutil.rmtree(out_dir)
+    half = {k: v.half().contiguous() for k, v in model.state_dict().items()}
+    model.save_pretrained(out_dir, state_dict=half)
+    tokenizer.save_pretrained(out_dir)
+    cfg = json.loads((out_dir / "config.json").read_text())
+    cfg["dtype"] = "float32"  # 저장은 fp16, 읽을 때는 fp32로
+    (out_dir / "config.json").write_text(json.dumps(cfg, indent=2, ensure_ascii=False) + "\n")
+    return out_dir
+
+
+def build(work: Path, template_docs: int, vocab_size: int, use_debian: bool = True, log=print) -> None:
+    """말뭉치와 토크나이저를 만듭니다(이미 있으면 건너뜀)."""
+    work = Path(work)
+    if not (work / "corpus" / "train.txt").exists():
+        c = corpus_mod.build_corpus(work / "debian", template_docs=template_docs, use_debian=use_debian)
+        corpus_mod.save_corpus(c, work / "corpus")
+        log(json.dumps({"corpus": c.stats["train"], "heldout": c.stats["heldout"]}, ensure_ascii=False))
+    if not (work / "tokenizer" / "tokenizer.json").exists():
+        docs = corpus_mod.read_documents(work / "corpus" / "train.txt")
+        vocab = tok_mod.train_wordpiece((s for d in docs for s in d), vocab_size=vocab_size)
+        hf = tok_mod.make_hf_tokenizer(vocab, model_max_length=ModelSize.max_position_embeddings)
+        tok_mod.save_tokenizer(hf, work / "tokenizer")
+        log(f"어휘 {len(hf)}개")
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(prog="python -m bertlab.pretrain", description="번들 미니 BERT 사전학습 레시피")
+    p.add_argument("command", choices=["build", "train", "export", "all"])
+    p.add_argument("--work", type=Path, default=Path.home() / ".cache" / "bertlab" / "pretrain")
+    p.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "assets" / "mini-bert")
+    p.add_argument("--template-docs", type=int, default=20000)
+    p.add_argument("--vocab-size", type=int, default=12000)
+    p.add_argument("--no-debian", action="store_true", help="Debian 문서 없이 직접 쓴 문장만(테스트용)")
+    for f in ModelSize.__dataclass_fields__.values():
+        p.add_argument("--" + f.name.replace("_", "-"), type=f.type if f.type != "int" else int, default=f.default)
+    for f in TrainSettings.__dataclass_fields__.values():
+        if f.type == "bool":
+            p.add_argument("--" + f.name.replace("_", "-"), type=lambda s: s.lower() in {"1", "true", "yes"}, default=f.default)
+        else:
+            p.add_argument("--" + f.name.replace("_", "-"), type={"int": int, "float": float}[f.type], default=f.default)
+    a = p.parse_args(argv)
+    size = ModelSize(**{k: int(getattr(a, k)) for k in ModelSize.__dataclass_fields__})
+    settings = TrainSettings(**{k: getattr(a, k) for k in TrainSettings.__dataclass_fields__})
+    a.work.mkdir(parents=True, exist_ok=True)
+    if a.command in {"build", "all"}:
+        build(a.work, a.template_docs, a.vocab_size, use_debian=not a.no_debian)
+    if a.command in {"train", "all"}:
+        (a.work / "settings.json").write_text(json.dumps({"size": asdict(size), "train": asdict(settings)}, indent=2))
+        train(a.work, settings, size)
+    if a.command in {"export", "all"}:
+        print(f"내보냄: {export(a.work, a.out)}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# 웹사이트 빌드: 모든 노트북을 번들 미니 BERT로 실행해 _build/html 에 정적 사이트를 만듭니다. 오프라인에서 돕니다.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+export BERTLAB_MODEL=${BERTLAB_MODEL:-mini} MPLBACKEND=Agg TOKENIZERS_PARALLELISM=false
+if [ "${BERTLAB_MODEL}" = mini ]; then export HF_HUB_OFFLINE=1; fi
+.venv/bin/jupyter-book build . -W -n --keep-going
+echo "완료: _build/html/index.html"

@@ -1,0 +1,209 @@
+"""bertlab.models와 bertlab.env: 모델 선택(오프라인 판단 시간 포함), 오류 경로, 번들 모델의 형태."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import bertlab as bl
+from bertlab import models
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(autouse=True)
+def _clean_probe(monkeypatch):
+    models._probe_cache.clear()
+    yield
+    models._probe_cache.clear()
+
+
+def _offline(monkeypatch, tmp_path):
+    """허브에 닿지 않고 캐시도 빈 상태를 만든다."""
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.delenv("BERTLAB_MODEL", raising=False)
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "empty-cache"))
+    monkeypatch.setattr(models, "hub_reachable", lambda timeout=models.PROBE_TIMEOUT_S: False)
+
+
+def test_import_does_not_import_transformers():
+    code = "import sys, bertlab; print('transformers' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_auto_offline_decides_fast_in_a_fresh_process(tmp_path):
+    """새 프로세스에서 실제 네트워크 확인까지 포함해 'auto'가 미니 모델로 정해지는 시간(5초 미만이어야 함)."""
+    env = {k: v for k, v in os.environ.items() if k not in {"HF_HUB_OFFLINE", "BERTLAB_MODEL"}}
+    env["HF_HUB_CACHE"] = str(tmp_path / "empty-cache")
+    # 이 테스트는 오프라인 CI용: 허브에 실제로 닿는 곳에서는 mBERT를 고르므로 건너뛴다
+    if models.hub_reachable(timeout=2):
+        pytest.skip("허브에 닿는 환경입니다")
+    models._probe_cache.clear()
+    code = (
+        "import time; t=time.perf_counter(); import bertlab as bl; "
+        "tok, m = bl.load_bert(); print(f'ELAPSED {time.perf_counter()-t:.2f}'); "
+        "import os; print('OFFLINE', os.environ.get('HF_HUB_OFFLINE'))"
+    )
+    start = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    wall = time.perf_counter() - start
+    assert out.returncode == 0, out.stderr
+    elapsed = float(out.stdout.split("ELAPSED")[1].split()[0])
+    print(f"\n오프라인 'auto' 결정+로딩: {elapsed:.2f}s (프로세스 전체 {wall:.2f}s)")
+    assert "번들 미니 BERT" in out.stdout
+    assert "OFFLINE 1" in out.stdout
+    assert elapsed < 5.0
+
+
+def test_probe_is_bounded_even_if_dns_hangs(monkeypatch):
+    """DNS나 연결이 멈춰도 확인은 timeout만큼만 기다린다."""
+    import urllib.request
+
+    def hang(*a, **k):
+        time.sleep(30)
+
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.setattr(urllib.request, "urlopen", hang)
+    start = time.perf_counter()
+    assert models.hub_reachable(timeout=0.5) is False
+    assert time.perf_counter() - start < 2.0
+
+
+def test_hf_hub_offline_skips_probe(monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    assert models.hub_reachable() is False
+
+
+def test_auto_prefers_cached_mbert(monkeypatch, tmp_path):
+    _offline(monkeypatch, tmp_path)
+    snap = tmp_path / "empty-cache" / "models--google-bert--bert-base-multilingual-cased" / "snapshots" / "abc"
+    snap.mkdir(parents=True)
+    (snap / "config.json").write_text("{}")
+    (snap / "model.safetensors").write_text("")
+    choice = models.decide("auto")
+    assert choice.source == models.MBERT_ID and choice.offline
+
+
+def test_auto_online_picks_mbert(monkeypatch, tmp_path):
+    _offline(monkeypatch, tmp_path)
+    monkeypatch.setattr(models, "hub_reachable", lambda timeout=3.0: True)
+    choice = models.decide("auto")
+    assert choice.source == models.MBERT_ID and not choice.offline
+
+
+def test_env_variable_overrides_auto(monkeypatch, tmp_path):
+    _offline(monkeypatch, tmp_path)
+    monkeypatch.setenv("BERTLAB_MODEL", "mini")
+    choice = models.decide("auto")
+    assert choice.is_mini and "BERTLAB_MODEL" in choice.reason
+
+
+def test_unknown_name_is_a_clear_error(monkeypatch, tmp_path):
+    _offline(monkeypatch, tmp_path)
+    with pytest.raises(ValueError, match="알 수 없는 모델 이름"):
+        models.decide("미니 버트")
+    with pytest.raises(TypeError, match="문자열"):
+        models.decide(3)
+
+
+def test_missing_local_path(monkeypatch, tmp_path):
+    _offline(monkeypatch, tmp_path)
+    with pytest.raises(FileNotFoundError, match="없습니다"):
+        bl.load_bert(str(tmp_path / "no-such-model"))
+    empty = tmp_path / "empty-dir"
+    empty.mkdir()
+    with pytest.raises(FileNotFoundError, match="config.json"):
+        bl.load_bert(str(empty))
+
+
+def test_unreachable_hub_for_explicit_id(monkeypatch, tmp_path):
+    _offline(monkeypatch, tmp_path)
+    start = time.perf_counter()
+    with pytest.raises(ConnectionError, match="load_bert\\('mini'\\)"):
+        bl.load_bert("klue/bert-base")
+    with pytest.raises(ConnectionError):
+        bl.load_bert("mbert")
+    assert time.perf_counter() - start < 5
+
+
+def test_error_is_short_not_a_long_trace(tmp_path):
+    """학생이 보는 오류는 한두 줄이어야 한다(깊은 스택이 아닌)."""
+    env = dict(os.environ, HF_HUB_OFFLINE="1", HF_HUB_CACHE=str(tmp_path))
+    code = "import bertlab as bl\ntry:\n    bl.load_bert('klue/bert-base')\nexcept ConnectionError as e:\n    print(type(e).__name__, e)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
+    assert out.stdout.startswith("ConnectionError") and len(out.stdout.splitlines()) <= 2
+
+
+def test_mini_loads_with_eager_attention_and_outputs():
+    tokenizer, model = bl.load_bert("mini", quiet=True)
+    cfg = model.config
+    assert cfg._attn_implementation == "eager"
+    assert cfg.output_attentions and cfg.output_hidden_states
+    assert not model.training
+    assert next(model.parameters()).dtype.is_floating_point and next(model.parameters()).dtype.itemsize == 4
+    enc = tokenizer(["배 타고 배 먹으니 배 부르다.", "나는 밥을 먹었다"], padding=True, return_tensors="pt")
+    out = model(**enc)
+    assert len(out.hidden_states) == cfg.num_hidden_layers + 1
+    assert len(out.attentions) == cfg.num_hidden_layers
+    assert out.attentions[0].shape[1] == cfg.num_attention_heads
+
+
+def test_mini_vocabulary_is_the_trained_one():
+    """transformers 5의 함정: 어휘가 5개로 줄어든 토크나이저가 만들어지지 않았는지."""
+    tokenizer, model = bl.load_bert("mini", quiet=True)
+    assert 8000 <= len(tokenizer) <= 16000
+    assert len(tokenizer) == model.config.vocab_size
+    assert tokenizer.unk_token_id not in tokenizer("나는 밥을 먹었다")["input_ids"]
+    assert tokenizer.tokenize("배 타고") == ["배", "타", "##고"] or "[UNK]" not in tokenizer.tokenize("배 타고")
+
+
+def test_mini_checkpoint_is_complete_and_small():
+    """BertForPreTraining 체크포인트: 25MB 미만, BertModel·BertForMaskedLM으로 읽을 때 새로 초기화되는 가중치가 없다."""
+    from transformers import BertForMaskedLM, BertForPreTraining, BertModel
+
+    size = sum(p.stat().st_size for p in bl.MINI_DIR.iterdir()) / 2**20
+    assert size < 25, f"{size:.1f} MB"
+    for cls in (BertModel, BertForMaskedLM, BertForPreTraining):
+        _, info = cls.from_pretrained(bl.MINI_DIR, output_loading_info=True)
+        assert [k for k in info["missing_keys"] if "position_ids" not in k] == [], (cls.__name__, info["missing_keys"])
+
+
+def test_describe(tiny_bert):
+    row = bl.describe(tiny_bert).iloc[0]
+    assert row["층 수"] == 2 and row["헤드당 크기"] == 8
+    with pytest.raises(TypeError, match="BERT 모델"):
+        bl.describe("not a model")
+
+
+def test_setup_is_deterministic_and_registers_font(capsys):
+    import matplotlib as mpl
+    import torch
+
+    info = bl.setup(seed=3)
+    a = torch.rand(3)
+    bl.setup(seed=3, quiet=True)
+    assert torch.equal(a, torch.rand(3))
+    assert info["font"] == "NanumGothic"
+    assert mpl.rcParams["font.sans-serif"][:2] == ["DejaVu Sans", "NanumGothic"]
+    out = capsys.readouterr().out
+    assert "모델:" in out and "torch" in out
+    with pytest.raises(TypeError, match="seed"):
+        bl.setup(seed="0")
+
+
+def test_korean_plot_has_no_missing_glyphs(recwarn):
+    import matplotlib.pyplot as plt
+
+    bl.setup(quiet=True)
+    fig, ax = plt.subplots()
+    ax.plot([-1, 0, 1])
+    ax.set_title("배 타고 배 먹으니 배 부르다 −1")
+    fig.canvas.draw()
+    plt.close(fig)
+    assert not [w for w in recwarn if "Glyph" in str(w.message)]
