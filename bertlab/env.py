@@ -74,7 +74,10 @@ def seed_everything(seed: int = 0) -> None:
         torch.backends.cudnn.benchmark = False
 
 
-def setup(seed: int = 0, quiet: bool = False) -> dict:
+SETUP_INFO: dict = {}
+
+
+def setup(seed: int = 0, quiet: bool = False) -> None:
     """노트북 첫 셀에서 부르는 준비 함수.
 
     - 시드 고정(random, numpy, torch)과 결정적 연산
@@ -82,7 +85,7 @@ def setup(seed: int = 0, quiet: bool = False) -> dict:
     - pandas 표시 옵션(소수 셋째 자리, 넓은 표)
     - 사용할 모델과 라이브러리 버전을 짧게 출력
 
-    돌려주는 dict에는 출력한 정보가 그대로 들어 있습니다.
+    출력한 정보는 `bertlab.env.SETUP_INFO`에 남습니다(노트북 셀의 마지막 줄이어도 아무것도 표시되지 않도록 None을 돌려줌).
     """
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise TypeError(f"seed는 정수여야 합니다 (받은 값: {seed!r}).")
@@ -104,7 +107,9 @@ def setup(seed: int = 0, quiet: bool = False) -> dict:
     from . import models
 
     choice = models.model_choice_line()
-    info = {
+    info = SETUP_INFO
+    info.clear()
+    info.update({
         "seed": seed,
         "model": choice,
         "python": platform.python_version(),
@@ -112,7 +117,7 @@ def setup(seed: int = 0, quiet: bool = False) -> dict:
         "transformers": models.transformers_version(),
         "font": font,
         "colab": in_colab(),
-    }
+    })
     if not quiet:
         print(f"bertlab 준비 완료 · seed={seed} · 글꼴={font}")
         print(f"모델: {choice}")
@@ -120,4 +125,3 @@ def setup(seed: int = 0, quiet: bool = False) -> dict:
             f"Python {info['python']} · torch {info['torch']} · transformers {info['transformers']}"
             + (" · Colab" if info["colab"] else "")
         )
-    return info

@@ -141,7 +141,7 @@ def decide(name: str | os.PathLike | None = "auto") -> Choice:
             "auto", "허브에 닿지 않고 mBERT 캐시도 없어, 오프라인용 번들 미니 BERT를 씁니다."
         )
     if name == "mini":
-        return _mini_choice(name, "번들 미니 BERT (네트워크 불필요).")
+        return _mini_choice(name, "'mini'를 직접 골랐습니다(네트워크 불필요).")
 
     source = ALIASES.get(name, name)
     local = Path(source).expanduser()
@@ -214,7 +214,9 @@ def load_bert(name: str | os.PathLike | None = "auto", *, quiet: bool = False):
     from transformers.utils import logging as hf_logging
 
     verbosity = hf_logging.get_verbosity()
+    bars = hf_logging.is_progress_bar_enabled()
     hf_logging.set_verbosity_error()  # BertForPreTraining 체크포인트의 cls.* 헤드는 BertModel에 필요 없음
+    hf_logging.disable_progress_bar()  # 노트북 출력에 로딩 진행 막대를 남기지 않는다
     try:
         tokenizer = AutoTokenizer.from_pretrained(choice.source, local_files_only=choice.offline)
         model, info = BertModel.from_pretrained(
@@ -232,6 +234,8 @@ def load_bert(name: str | os.PathLike | None = "auto", *, quiet: bool = False):
         ) from None
     finally:
         hf_logging.set_verbosity(verbosity)
+        if bars:
+            hf_logging.enable_progress_bar()
     missing = [k for k in info.get("missing_keys", []) if "position_ids" not in k]
     if missing:
         print(f"주의: 체크포인트에 없어 새로 초기화된 가중치 {len(missing)}개: {missing[:4]} ...", file=sys.stderr)

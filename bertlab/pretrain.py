@@ -370,6 +370,8 @@ def export(work: Path, out_dir: Path) -> Path:
     half = {k: v.half().contiguous() for k, v in model.state_dict().items()}
     model.save_pretrained(out_dir, state_dict=half)
     tokenizer.save_pretrained(out_dir)
+    if (work / "probes.json").exists():  # 레시피를 찾는 동안의 탐색 기록(모델 카드에 실림)
+        shutil.copy(work / "probes.json", out_dir / "probes.json")
     cfg = json.loads((out_dir / "config.json").read_text())
     cfg["dtype"] = "float32"  # 저장은 fp16, 읽을 때는 fp32로
     (out_dir / "config.json").write_text(json.dumps(cfg, indent=2, ensure_ascii=False) + "\n")

@@ -3,7 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-export BERTLAB_MODEL=${BERTLAB_MODEL:-mini} MPLBACKEND=Agg TOKENIZERS_PARALLELISM=false
+# MPLBACKEND는 정하지 않는다: Agg로 두면 노트북의 그림이 출력에 남지 않는다
+export BERTLAB_MODEL=${BERTLAB_MODEL:-mini} TOKENIZERS_PARALLELISM=false
 if [ "${BERTLAB_MODEL}" = mini ]; then export HF_HUB_OFFLINE=1; fi
 .venv/bin/jupyter-book build . -W -n --keep-going
 echo "완료: _build/html/index.html"

@@ -185,7 +185,8 @@ def test_setup_is_deterministic_and_registers_font(capsys):
     import matplotlib as mpl
     import torch
 
-    info = bl.setup(seed=3)
+    assert bl.setup(seed=3) is None  # 노트북 첫 셀의 마지막 줄이라 아무것도 표시하지 않아야 한다
+    info = dict(bl.env.SETUP_INFO)
     a = torch.rand(3)
     bl.setup(seed=3, quiet=True)
     assert torch.equal(a, torch.rand(3))
