@@ -1,0 +1,124 @@
+"""사전학습 레시피(bertlab.corpus, bertlab.tokenizer, bertlab.pretrain)를 작은 말뭉치로 몇 초 만에 끝까지 돌려 본다."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+import torch
+
+from bertlab import corpus as C
+from bertlab import pretrain as P
+from bertlab import tokenizer as T
+
+TINY = P.ModelSize(hidden_size=32, num_hidden_layers=2, num_attention_heads=2, intermediate_size=64, max_position_embeddings=64)
+
+
+@pytest.fixture(scope="module")
+def work(tmp_path_factory):
+    """Debian 문서 없이(네트워크·apt 불필요) 직접 쓴 문장과 템플릿 문단 100개로 말뭉치와 어휘를 만든다."""
+    w = tmp_path_factory.mktemp("pretrain")
+    P.build(w, template_docs=100, vocab_size=6000, use_debian=False, log=lambda *_: None)
+    return w
+
+
+def test_ksx1001_has_2350_syllables():
+    s = T.ksx1001_hangul()
+    assert len(s) == 2350 and "밥" in s and "먹" in s and "똠" not in s
+
+
+def test_corpus_split_and_cleaning(work):
+    stats = json.loads((work / "corpus" / "stats.json").read_text(encoding="utf-8"))
+    assert stats["train"]["sentences"] > 1000 and stats["heldout"]["documents"] > 0
+    train = {s for d in C.read_documents(work / "corpus" / "train.txt") for s in d}
+    held = {s for d in C.read_documents(work / "corpus" / "heldout.txt") for s in d}
+    assert not (train & held), "held-out 문장이 학습 말뭉치에 섞였다"
+    eval_sents = {r["sentence"] for r in C.read_senses("eval")}
+    assert not (train & eval_sents), "다의어 평가 문장이 학습 말뭉치에 섞였다"
+
+
+def test_cleaning_rules():
+    assert C.is_clean_sentence("오늘은 날씨가 맑아서 공원을 걸었다.")
+    assert not C.is_clean_sentence("자세한 내용은 https://example.org 를 보세요.")
+    assert not C.is_clean_sentence("Ctrl+S 키를 누르면 저장됩니다.")
+    assert not C.is_clean_sentence("This is English only text here.")
+    blocks = C.html_blocks("<html><body><p>첫 문단입니다.</p><pre>code 코드</pre><p>둘째 문단입니다.</p></body></html>")
+    assert blocks == ["첫 문단입니다.", "둘째 문단입니다."]
+    with pytest.raises(ValueError, match="split"):
+        C.read_senses("test")
+
+
+def test_tokenizer_roundtrip_keeps_vocabulary(work):
+    from transformers import AutoTokenizer
+
+    tok = AutoTokenizer.from_pretrained(work / "tokenizer")
+    vocab = tok.get_vocab()
+    assert len(tok) == len(vocab) > 4700  # 2,350자 × 두 꼴 + 학습 어휘
+    assert list(vocab)[:0] == [] and tok.convert_ids_to_tokens(list(range(5))) == T.SPECIAL_TOKENS
+    assert "[UNK]" not in tok.tokenize("나는 밥을 먹었다")
+    with pytest.raises(ValueError, match="vocab_size"):
+        T.train_wordpiece(["가나다"], vocab_size=5000)
+
+
+def test_pairs_and_masking(work):
+    from transformers import AutoTokenizer
+
+    tok = AutoTokenizer.from_pretrained(work / "tokenizer")
+    # 여러 문장으로 된 문서에서는 B의 절반이 실제 다음 문장, 절반이 다른 문서의 문장이다.
+    # (한 문장짜리 조각은 실제 다음 문장이 없어 늘 무작위가 되므로, 실제 말뭉치에서는 무작위 비율이
+    #  조금 높다: 번들 모델의 말뭉치에서 56 %. 모델 카드에 적혀 있다.)
+    rng = random.Random(1)
+    docs = [[[rng.randrange(5, 900) for _ in range(5)] for _ in range(6)] for _ in range(300)]
+    labels = [lab for *_, lab in P.make_pairs(docs, 48, random.Random(0))]
+    assert 0.42 < sum(labels) / len(labels) < 0.58
+    enc = P.encode_documents(tok, C.read_documents(work / "corpus" / "train.txt"))
+    pairs = P.make_pairs(enc, 48, random.Random(0))
+    assert all(len(a) + len(b) <= 45 and a and b for a, b, _ in pairs)
+    batch = P.collate(pairs[:256], tok)
+    g = torch.Generator().manual_seed(0)
+    inputs, labels_ = P.mask_tokens(batch["input_ids"], tok, g)
+    sel = labels_ != -100
+    special = torch.isin(batch["input_ids"], torch.tensor(tok.all_special_ids))
+    assert not (sel & special).any()
+    share = sel.sum() / (~special).sum()
+    assert 0.12 < share < 0.19
+    masked = (inputs[sel] == tok.mask_token_id).float().mean()
+    kept = (inputs[sel] == batch["input_ids"][sel]).float().mean()
+    assert 0.7 < masked < 0.9 and 0.05 < kept < 0.2  # 80/10/10
+    inputs2, labels2 = P.mask_tokens(batch["input_ids"], tok, torch.Generator().manual_seed(0), all_mask=True)
+    assert (inputs2[labels2 != -100] == tok.mask_token_id).all()  # 평가: 선택한 위치는 모두 [MASK]
+
+
+def test_train_resume_export_load(work, tmp_path):
+    from transformers import BertForMaskedLM, BertModel
+
+    settings = P.TrainSettings(steps=4, batch_size=8, max_len=32, warmup=2, eval_every=4, save_every=2, threads=1)
+    P.train(work, settings, TINY, log=lambda *_: None)
+    state = torch.load(work / "state.pt", weights_only=False)
+    assert state["step"] == 4
+    settings.steps = 6  # 같은 명령을 다시 실행하면 체크포인트에서 이어 한다
+    P.train(work, settings, TINY, log=lambda *_: None)
+    assert torch.load(work / "state.pt", weights_only=False)["step"] == 6
+    records = [json.loads(x) for x in (work / "log.jsonl").read_text().splitlines()]
+    evals = [r for r in records if "eval" in r]
+    assert {"mask_acc", "freq_baseline_acc", "nsp_acc", "mlm_loss"} <= set(evals[-1]["eval"])
+    assert set(evals[-1]["senses"]) == {"배", "눈", "말", "밤", "차", "다리"}
+    out = P.export(work, tmp_path / "model")
+    for cls in (BertModel, BertForMaskedLM):
+        m, info = cls.from_pretrained(out, output_loading_info=True)
+        assert [k for k in info["missing_keys"] if "position_ids" not in k] == []
+        assert next(m.parameters()).dtype == torch.float32  # fp16으로 저장, fp32로 읽힘
+
+
+def test_word_token_index():
+    class Off:
+        def __init__(self, v):
+            self.v = v
+
+        def tolist(self):
+            return self.v
+
+    assert P.word_token_index("나는 배를 탔다", "배", Off([(0, 0), (0, 1), (1, 2), (3, 4), (4, 5), (6, 8), (0, 0)])) == 3
+    with pytest.raises(ValueError, match="어절"):
+        P.word_token_index("나는 밥을 먹었다", "배", Off([]))
