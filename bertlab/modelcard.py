@@ -17,12 +17,12 @@ from . import corpus as corpus_mod
 from . import pretrain as pt
 from . import tokenizer as tok_mod
 
-FILL_MASK_SENTENCES = [
-    "배가 고파서 [MASK]을 먹었다.",
-    "비가 와서 [MASK]을 쓰고 나갔다.",
+FILL_MASK_SENTENCES = [  # [MASK]는 어절 하나를 통째로 가린다("[MASK]을"처럼 조사를 떼어 두면 토큰화가 어색해진다)
+    "배가 고파서 밥을 [MASK].",
+    "비가 와서 우산을 [MASK] 나갔다.",
     "오늘은 날씨가 정말 [MASK].",
-    "주말에 친구와 [MASK]를 보러 극장에 갔다.",
-    "아침에 버스를 타고 [MASK]에 갔다.",
+    "주말에 친구와 영화를 보러 [MASK] 갔다.",
+    "아침에 [MASK] 타고 학교에 갔다.",
     "파일을 저장하려면 [MASK] 메뉴를 누릅니다.",
 ]
 SPLIT_EXAMPLES = ["배 타고 배 먹으니 배 부르다.", "이 영화 정말 재미있어요!", "나는 밥을 먹었다"]
