@@ -26,6 +26,8 @@ _SUBMODULES = {
     "corpus",
     "data",
     "env",
+    "exercises",
+    "modelcard",
     "models",
     "pretrain",
     "scratch",

@@ -1,0 +1,42 @@
+"""번들 미니 BERT의 모델 카드(metrics.json, README.md)가 번들된 가중치와 맞는지: 다시 재서 비교한다."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import bertlab as bl
+
+
+@pytest.fixture(scope="module")
+def metrics():
+    path = bl.MINI_DIR / "metrics.json"
+    if not path.exists():
+        pytest.skip("모델 카드가 아직 없습니다")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def test_card_matches_weights(metrics):
+    from transformers import AutoTokenizer, BertForMaskedLM, BertModel
+
+    tok = AutoTokenizer.from_pretrained(bl.MINI_DIR)
+    mlm = BertForMaskedLM.from_pretrained(bl.MINI_DIR).eval()
+    for sentence, top5 in metrics["fill_mask"].items():
+        assert bl.modelcard.fill_mask(mlm, tok, sentence) == top5, sentence
+    bert = BertModel.from_pretrained(bl.MINI_DIR).eval()
+    live = bl.pretrain.sense_separation(bert, tok, bl.corpus.read_senses("eval"))
+    for word, v in metrics["senses"].items():
+        assert live[word]["same"] == pytest.approx(v["same"], abs=1e-4)
+        assert live[word]["cross"] == pytest.approx(v["cross"], abs=1e-4)
+
+
+def test_card_reports_the_bars(metrics):
+    """모델 카드가 잰 held-out 정확도: 선택한 모든 위치를 [MASK]로 바꿨을 때 최빈 토큰 기준선의 2배 이상."""
+    held = metrics["heldout"]["all"]
+    assert held["positions"] > 1000
+    assert held["mask_acc"] >= 2 * held["freq_baseline_acc"], held
+    assert held["nsp_acc"] > 0.5
+    assert metrics["size_mb"] < 25
+    card = (bl.MINI_DIR / "README.md").read_text(encoding="utf-8")
+    assert f"{100 * held['mask_acc']:.1f} %" in card
