@@ -1,0 +1,238 @@
+"""연습용 노트북 만들기 (make exercise versions of the chapter notebooks).
+
+수업에서 학생에게 나누어 줄, 풀이를 뺀 노트북을 만든다(book/instructor.md 의 "연습용 노트북 만들기")::
+
+    python -m bertlab.exercises                 # notebooks/NN_*.ipynb → exercises/NN_*.ipynb
+    python -m bertlab.exercises --out 배포용     # 다른 폴더에 쓰기
+
+각 장 노트북에서
+
+* 설명과 문제(마크다운)는 그대로 두고,
+* ``solution`` 태그가 붙은 코드 셀은 내용을 지우고 ``# 여기에 코드를 작성하세요`` 한 줄만 남기며
+  (셀 자체는 남으므로 학생이 그 자리에 답을 쓴다. 태그 ``solution``, ``hide-input`` 은 뗀다),
+* 마크다운의 MyST 풀이 블록(``:::{dropdown} 풀이`` … ``:::``)은 지우고 그 자리에 답을 적을 줄을 남기며,
+* 모든 출력과 실행 번호를 지운다.
+
+원본 노트북은 바꾸지 않는다. 빈 풀이 셀은 아무것도 정의하지 않으므로, 풀이 셀에서만 만든 변수를
+뒤의 본문 셀이 쓰면 연습용 노트북이 멈춘다. ``tests/test_exercises.py`` 가 그런 의존을 찾고,
+한 장의 연습용 노트북을 실제로 실행해 본다.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = [
+    "CODE_PLACEHOLDER",
+    "ANSWER_PLACEHOLDER",
+    "SOLUTION_TAG",
+    "ExerciseStats",
+    "strip_solution_dropdowns",
+    "make_exercise",
+    "chapter_notebooks",
+    "build_exercises",
+    "main",
+]
+
+CODE_PLACEHOLDER = "# 여기에 코드를 작성하세요"
+ANSWER_PLACEHOLDER = "*(여기에 답을 적어 보세요.)*"
+SOLUTION_TAG = "solution"
+# 풀이 셀을 비운 뒤에는 의미가 없는 태그(빈 셀의 입력을 웹사이트에서 숨길 까닭이 없다)
+_DROPPED_TAGS = {SOLUTION_TAG, "hide-input", "hide-output", "hide-cell", "remove-input", "remove-cell"}
+CHAPTER_GLOB = "[0-9][0-9]_*.ipynb"
+
+# 펜스 줄: 들여쓰기 0~3칸, ::: 또는 ``` 또는 ~~~ 세 개 이상, 그 뒤의 정보 문자열
+_FENCE = re.compile(r"^[ \t]{0,3}(?P<fence>:{3,}|`{3,}|~{3,})(?P<info>.*)$")
+# 풀이 드롭다운: {dropdown} 다음의 제목이 '풀이'로 시작한다('풀이', '풀이 1', '풀이 (코드)' …)
+_SOLUTION_DROPDOWN = re.compile(r"^\{dropdown\}\s*풀이")
+
+
+@dataclass
+class ExerciseStats:
+    """노트북 하나에서 바꾼 것의 개수."""
+
+    solution_cells: int = 0  # 비운 풀이 코드 셀
+    dropdowns: int = 0  # 지운 풀이 블록
+    outputs: int = 0  # 지운 출력이 있던 셀
+
+
+def _fence_parts(line: str) -> tuple[str, int, str] | None:
+    """펜스 줄이면 (문자, 길이, 정보 문자열)을, 아니면 None을 돌려준다."""
+    m = _FENCE.match(line)
+    if not m:
+        return None
+    fence, info = m.group("fence"), m.group("info").strip()
+    if fence[0] == "`" and "`" in info:  # CommonMark: 백틱 펜스의 정보 문자열에는 백틱이 올 수 없다
+        return None
+    return fence[0], len(fence), info
+
+
+def strip_solution_dropdowns(text: str, placeholder: str = ANSWER_PLACEHOLDER) -> tuple[str, int]:
+    """마크다운에서 ``:::{dropdown} 풀이`` … ``:::`` 블록을 지우고 (새 글, 지운 개수)를 돌려준다.
+
+    MyST의 펜스 규칙을 따른다. 닫는 줄은 여는 줄과 같은 문자를 같은 개수 이상 쓴 빈 펜스이고,
+    블록 안의 다른 지시문(``:::{note}``)과 코드 블록(```` ```python ````)은 중첩으로 센다.
+    닫히지 않은 블록은 셀 끝까지 이어진다. 코드 블록 안에 예시로 적은 ``:::{dropdown}`` 은 건드리지 않는다.
+    지운 자리에는 ``placeholder`` 한 줄을 남긴다(빈 문자열이면 아무것도 남기지 않는다).
+    """
+    out: list[str] = []
+    stack: list[tuple[str, int]] = []  # 열려 있는 펜스들 (문자, 길이)
+    skipping_depth: int | None = None  # 풀이 블록이 열린 깊이(그 안은 모두 버린다)
+    removed = 0
+    for line in text.splitlines(keepends=True):
+        parts = _fence_parts(line.rstrip("\r\n"))
+        if parts is not None:
+            char, length, info = parts
+            top = stack[-1] if stack else None
+            in_code = top is not None and top[0] in "`~"  # 코드 블록 안은 글자 그대로다
+            closes = top is not None and char == top[0] and length >= top[1] and info == ""
+            if closes:
+                stack.pop()
+                if skipping_depth is not None and len(stack) == skipping_depth:
+                    skipping_depth = None  # 풀이 블록의 닫는 줄: 이 줄까지 버린다
+                    continue
+            elif not in_code:
+                if skipping_depth is None and char == ":" and _SOLUTION_DROPDOWN.match(info):
+                    skipping_depth = len(stack)
+                    removed += 1
+                    if placeholder:
+                        out.append(placeholder + "\n")
+                stack.append((char, length))
+        if skipping_depth is None:
+            out.append(line)
+    new = "".join(out)
+    if removed:
+        new = re.sub(r"\n{3,}", "\n\n", new).strip("\n")
+    return new, removed
+
+
+def _tags(cell) -> list[str]:
+    return list(cell.get("metadata", {}).get("tags", []))
+
+
+def make_exercise(nb, source_name: str | None = None):
+    """노트북(nbformat NotebookNode) 한 권의 연습용 사본과 :class:`ExerciseStats` 를 돌려준다.
+
+    원본 ``nb`` 는 바꾸지 않는다.
+    """
+    import copy
+
+    ex = copy.deepcopy(nb)
+    stats = ExerciseStats()
+    cells = []
+    for cell in ex.cells:
+        tags = _tags(cell)
+        is_solution = SOLUTION_TAG in tags
+        if cell.cell_type == "code":
+            if cell.get("outputs"):
+                stats.outputs += 1
+            cell.outputs = []
+            cell.execution_count = None
+            cell.metadata.pop("execution", None)
+            if is_solution:
+                cell.source = CODE_PLACEHOLDER
+                stats.solution_cells += 1
+        elif cell.cell_type == "markdown":
+            if is_solution:  # 마크다운 셀 전체가 풀이인 경우
+                cell.source = ANSWER_PLACEHOLDER
+                stats.dropdowns += 1
+            else:
+                cell.source, n = strip_solution_dropdowns(cell.source)
+                stats.dropdowns += n
+                if n and not cell.source.strip():
+                    continue  # 풀이만 있던 셀은 통째로 뺀다
+        if is_solution or any(t in _DROPPED_TAGS for t in tags):
+            kept = [t for t in tags if t not in _DROPPED_TAGS]
+            if kept:
+                cell.metadata["tags"] = kept
+            else:
+                cell.metadata.pop("tags", None)
+        cells.append(cell)
+    ex.cells = cells
+    meta = {"exercise": True}
+    if source_name:
+        meta["source"] = source_name
+    ex.metadata["bertlab"] = meta
+    return ex, stats
+
+
+def _read_notebook(path: Path):
+    import nbformat
+
+    try:
+        text = path.read_text(encoding="utf-8")
+        json.loads(text)
+    except UnicodeDecodeError as e:
+        raise ValueError(f"{path}: UTF-8 글이 아닙니다. 노트북(.ipynb) 파일인지 확인하세요.") from e
+    except json.JSONDecodeError as e:
+        raise ValueError(
+            f"{path}: 올바른 JSON이 아니어서 노트북으로 읽을 수 없습니다 ({e.lineno}번째 줄 {e.colno}번째 칸: {e.msg}). "
+            "파일이 잘렸거나 병합 충돌 표시(<<<<<<<)가 남았는지 확인하세요."
+        ) from e
+    try:
+        nb = nbformat.reads(text, as_version=4)
+        nbformat.validate(nb)
+    except Exception as e:  # nbformat.ValidationError, 형식이 맞지 않는 JSON
+        raise ValueError(f"{path}: nbformat v4 노트북 형식이 아닙니다: {e}") from e
+    return nb
+
+
+def chapter_notebooks(src: str | Path = "notebooks") -> list[Path]:
+    """``src`` 안의 장 노트북(``NN_이름.ipynb``)을 번호 순서로 돌려준다."""
+    src = Path(src)
+    if not src.is_dir():
+        raise FileNotFoundError(
+            f"노트북 폴더 '{src}'이(가) 없습니다. 저장소 맨 위 폴더에서 실행하거나 --src 로 노트북 폴더를 알려 주세요."
+        )
+    found = sorted(src.glob(CHAPTER_GLOB))
+    if not found:
+        raise FileNotFoundError(f"'{src}'에 장 노트북(NN_이름.ipynb)이 하나도 없습니다. 폴더가 맞는지 확인하세요.")
+    return found
+
+
+def build_exercises(src: str | Path = "notebooks", out: str | Path = "exercises") -> dict[Path, ExerciseStats]:
+    """``src`` 의 장 노트북마다 연습용 사본을 ``out`` 에 쓰고 {쓴 파일: 바꾼 개수}를 돌려준다.
+
+    노트북을 모두 먼저 읽어 확인한 뒤에 쓰므로, 한 권이라도 깨져 있으면 아무것도 쓰지 않는다.
+    """
+    import nbformat
+
+    src, out = Path(src), Path(out)
+    paths = chapter_notebooks(src)
+    if out.resolve() == src.resolve():
+        raise ValueError(f"출력 폴더 '{out}'이(가) 원본 노트북 폴더와 같습니다. 원본을 덮어쓰지 않도록 다른 폴더를 고르세요.")
+    made = [(p, *make_exercise(_read_notebook(p), source_name=f"{src.name}/{p.name}")) for p in paths]
+    out.mkdir(parents=True, exist_ok=True)
+    result: dict[Path, ExerciseStats] = {}
+    for path, ex, stats in made:
+        target = out / path.name
+        nbformat.write(ex, str(target))
+        result[target] = stats
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bertlab.exercises",
+        description="장 노트북에서 풀이와 출력을 뺀 연습용 노트북을 만듭니다. 원본은 바뀌지 않습니다.",
+    )
+    parser.add_argument("--src", default="notebooks", help="장 노트북 폴더 (기본값: notebooks)")
+    parser.add_argument("--out", default="exercises", help="연습용 노트북을 쓸 폴더 (기본값: exercises)")
+    args = parser.parse_args(argv)
+    try:
+        result = build_exercises(args.src, args.out)
+    except (FileNotFoundError, ValueError) as e:
+        print(f"오류: {e}", file=sys.stderr)
+        return 2
+    for target, s in result.items():
+        print(f"{target}: 풀이 셀 {s.solution_cells}개 비움, 풀이 블록 {s.dropdowns}개 지움")
+    print(f"연습용 노트북 {len(result)}권을 '{args.out}'에 썼습니다.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,431 @@
+"""빌드한 웹사이트(_build/html)를 진짜 브라우저(헤드리스 Chromium)로 열어 보는 시험.
+
+``bash scripts/browser-test.sh`` 로 돌린다(그 스크립트가 데비안 ``chromium``, ``fonts-nanum`` 과
+``requirements-browser.txt`` 의 websocket-client를 없으면 설치하고 ``BERTLAB_BROWSER=1`` 을 켠다).
+
+- 사이트를 127.0.0.1의 빈 포트에서 ``python -m http.server`` 로 연다.
+- Chromium을 Chrome DevTools Protocol(CDP)로 직접 움직인다. 브라우저를 내려받지 않는다.
+- 모든 쪽: 콘솔 오류·잡히지 않은 예외·이 사이트 안의 실패한 요청(4xx/5xx 포함)이 없어야 하고,
+  모든 ``<img>`` 의 ``naturalWidth`` 가 0보다 커야 한다.
+- 한국어 제목 하나를 실제로 그린 글꼴(CSS.getPlatformFontsForNode)이 이 컴퓨터에 설치된
+  한국어 글꼴(``fc-list :lang=ko``, 곧 fonts-nanum)이고, 한글 글자를 그 글꼴로 그렸으며 글의 폭이 0보다 크다.
+- 검색 쪽(``search.html?q=문장``)이 결과를 하나 이상 낸다(book/_ext의 한국어 검색 확장).
+- 첫 쪽과 한 장의 화면을 ``_build/screenshots/home.png``, ``chapter.png`` 로 저장하고,
+  요약을 ``_build/screenshots/browser-report.txt`` 에 쓴다.
+
+외부 호스트에 대한 요청은 **의도적으로 막고 무시한다**: 브라우저에
+``--host-resolver-rules="MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"`` 를 주어 127.0.0.1 밖으로는 이름 풀이부터
+실패하게 하므로, 인터넷이 있는 곳에서도 시험은 같은 결과를 낸다. _config.yml이 MathJax를 CDN에서
+불러오므로 수식이 있는 쪽은 그 요청이 실패하는데, 인터넷 없는 강의실에서 읽는 독자가 겪는 것과 같은
+상황이고 쪽의 나머지는 그대로 동작해야 한다. 그런 실패는 오류로 세지 않고 보고서에 '외부(무시)'로 적는다.
+``BERTLAB_BROWSER_STRICT_EXTERNAL=1`` 이면 외부 요청 실패도 오류로 센다. 쪽에 아이콘 링크가 없을 때
+브라우저가 스스로 찾는 ``/favicon.ico`` 의 404도 같은 까닭으로 무시하고 보고서에 적는다. 외부 주소의 ``<img>`` 는
+인터넷 없이 깨지므로 언제나 오류다.
+"""
+from __future__ import annotations
+
+import base64
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import quote, urlparse
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SITE = Path(os.environ.get("BERTLAB_SITE", ROOT / "_build" / "html"))
+SHOTS = Path(os.environ.get("BERTLAB_SCREENSHOTS", ROOT / "_build" / "screenshots"))
+STRICT_EXTERNAL = os.environ.get("BERTLAB_BROWSER_STRICT_EXTERNAL") == "1"
+CHROME_FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    # 여기서부터는 이 시험이 더한 것: 외부 이름 풀이 차단, 고정된 창 크기, 컨테이너용 설정
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+    "--no-default-browser-check", "--disable-extensions", "--disable-dev-shm-usage",
+    "--hide-scrollbars", "--mute-audio", "--window-size=1280,900", "--lang=ko-KR",
+    "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
+]
+LOCAL_HOSTS = {"127.0.0.1", "localhost"}
+HANGUL = re.compile(r"[\uac00-\ud7a3]")
+REPORT: dict = {"pages": {}, "external_ignored": set(), "font": {}, "search": {}, "screenshots": []}
+
+
+def _pages() -> list[str]:
+    """사이트의 모든 HTML 쪽(_static, _sources, _images 같은 '_' 폴더는 빼고)."""
+    if not SITE.is_dir():
+        return []
+    pages = []
+    for path in sorted(SITE.rglob("*.html")):
+        rel = path.relative_to(SITE)
+        if any(part.startswith("_") for part in rel.parts[:-1]):
+            continue
+        pages.append(rel.as_posix())
+    return pages
+
+
+PAGES = _pages()
+
+
+def _is_external(url: str) -> bool:
+    u = urlparse(url)
+    return u.scheme in ("http", "https", "ws", "wss") and (u.hostname or "") not in LOCAL_HOSTS
+
+
+def _is_implicit_favicon(url: str) -> bool:
+    """쪽에 아이콘 링크가 없으면 브라우저가 스스로 /favicon.ico 를 찾는다. 사이트에 없으면 404는 당연하므로 무시한다."""
+    u = urlparse(url)
+    return (u.hostname or "") in LOCAL_HOSTS and u.path == "/favicon.ico" and not (SITE / "favicon.ico").exists()
+
+
+# --- Chrome DevTools Protocol, 아주 작게 ---------------------------------------------------
+
+class CDP:
+    """한 탭(page target)에 붙은 CDP 연결. 응답을 기다리는 동안 온 이벤트는 ``events`` 에 모은다."""
+
+    def __init__(self, ws_url: str):
+        import websocket
+
+        self._ws_mod = websocket
+        # Chromium은 Origin 머리글이 붙은 디버깅 연결을 거절하므로 보내지 않는다.
+        self.ws = websocket.create_connection(ws_url, timeout=30, suppress_origin=True)
+        self.events: list[dict] = []
+        self._id = 0
+
+    def _recv(self, timeout: float) -> dict | None:
+        self.ws.settimeout(max(timeout, 0.01))
+        try:
+            msg = json.loads(self.ws.recv())
+        except self._ws_mod.WebSocketTimeoutException:
+            return None
+        if "method" in msg:
+            self.events.append(msg)
+        return msg
+
+    def send(self, method: str, timeout: float = 30, **params) -> dict:
+        self._id += 1
+        mid = self._id
+        self.ws.send(json.dumps({"id": mid, "method": method, "params": params}))
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            msg = self._recv(deadline - time.monotonic())
+            if msg and msg.get("id") == mid:
+                if "error" in msg:
+                    raise RuntimeError(f"{method}: {msg['error']}")
+                return msg.get("result", {})
+        raise TimeoutError(f"{method}: {timeout}초 안에 응답이 없습니다")
+
+    def pump(self, quiet: float = 0.7, limit: float = 10) -> None:
+        """``quiet`` 초 동안 새 이벤트가 없을 때까지(최대 ``limit`` 초) 이벤트를 받는다."""
+        end = time.monotonic() + limit
+        while time.monotonic() < end:
+            if self._recv(min(quiet, end - time.monotonic())) is None:
+                return
+
+    def wait_event(self, name: str, timeout: float = 30) -> dict:
+        deadline = time.monotonic() + timeout
+        seen = 0
+        while True:
+            for ev in self.events[seen:]:
+                if ev["method"] == name:
+                    return ev
+            seen = len(self.events)
+            if time.monotonic() >= deadline:
+                raise TimeoutError(f"{name} 이벤트가 {timeout}초 안에 오지 않았습니다")
+            self._recv(deadline - time.monotonic())
+
+    def evaluate(self, expression: str, timeout: float = 30):
+        res = self.send("Runtime.evaluate", timeout=timeout, expression=expression, awaitPromise=True, returnByValue=True)
+        if "exceptionDetails" in res:
+            raise RuntimeError(f"자바스크립트 오류: {res['exceptionDetails'].get('exception', {}).get('description') or res['exceptionDetails']}")
+        return res["result"].get("value")
+
+    def load(self, url: str) -> None:
+        self.events.clear()
+        self.send("Page.navigate", url=url)
+        self.wait_event("Page.loadEventFired", timeout=60)
+        self.pump()  # 늦게 오는 요청·콘솔 기록(그리고 index.html의 즉시 넘겨주기)까지 받는다
+        for _ in range(20):
+            try:
+                if self.evaluate("document.readyState", timeout=10) == "complete":
+                    break
+            except RuntimeError:  # 넘어가는 중이라 문맥이 사라짐
+                pass
+            time.sleep(0.25)
+
+    def close(self):
+        try:
+            self.ws.close()
+        except Exception:
+            pass
+
+
+def _problems(events: list[dict]) -> tuple[list[str], set[str]]:
+    """이벤트에서 (오류 목록, 무시한 외부 요청 주소)를 뽑는다."""
+    errors, external = [], set()
+    urls: dict[str, str] = {}
+
+    def add(url: str, text: str):
+        if url and _is_external(url) and not STRICT_EXTERNAL:
+            external.add(url)
+        elif url and _is_implicit_favicon(url):
+            external.add(f"{url} (쪽이 요청하지 않았는데 브라우저가 스스로 찾는 아이콘)")
+        else:
+            errors.append(text)
+
+    for ev in events:
+        method, p = ev["method"], ev.get("params", {})
+        if method == "Network.requestWillBeSent":
+            urls[p["requestId"]] = p["request"]["url"]
+        elif method == "Network.loadingFailed" and not p.get("canceled"):
+            url = urls.get(p["requestId"], "")
+            add(url, f"요청 실패 {url}: {p.get('errorText')}")
+        elif method == "Network.responseReceived" and p["response"]["status"] >= 400:
+            url = p["response"]["url"]
+            add(url, f"HTTP {p['response']['status']} {url}")
+        elif method == "Runtime.exceptionThrown":
+            d = p["exceptionDetails"]
+            add(d.get("url", ""), f"예외: {(d.get('exception') or {}).get('description') or d.get('text')} ({d.get('url', '')}:{d.get('lineNumber')})")
+        elif method == "Runtime.consoleAPICalled" and p.get("type") in ("error", "assert"):
+            frames = (p.get("stackTrace") or {}).get("callFrames") or [{}]
+            text = " ".join(str(a.get("value", a.get("description", ""))) for a in p.get("args", []))
+            add(frames[0].get("url", ""), f"console.{p['type']}: {text}")
+        elif method == "Log.entryAdded" and p["entry"].get("level") == "error":
+            e = p["entry"]
+            add(e.get("url", ""), f"로그 오류({e.get('source')}): {e.get('text')} {e.get('url', '')}")
+    # 한 요청이 Network와 Log 양쪽에서 보고되어도 한 번만 적는다
+    return list(dict.fromkeys(errors)), external
+
+
+# --- 준비물: 사이트 서버와 브라우저 --------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def base_url():
+    if not (SITE / "index.html").exists():
+        pytest.skip(f"{SITE}/index.html 이 없습니다. 먼저 'bash scripts/build-book.sh' 로 책을 빌드하세요.")
+    proc = subprocess.Popen(
+        [sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", str(SITE)],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )
+    try:
+        line = proc.stdout.readline()  # "Serving HTTP on 127.0.0.1 port 40123 (http://127.0.0.1:40123/) ..."
+        m = re.search(r"port (\d+)", line)
+        assert m, f"http.server가 포트를 알려 주지 않았습니다: {line!r}"
+        yield f"http://127.0.0.1:{m.group(1)}/"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def _chromium() -> str | None:
+    for name in ("chromium", "chromium-browser"):
+        if path := shutil.which(name):
+            return path
+    return "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
+
+
+@pytest.fixture(scope="module")
+def page(base_url):
+    pytest.importorskip("websocket", reason="websocket-client가 없습니다: pip install -r requirements-browser.txt")
+    exe = _chromium()
+    if exe is None:
+        pytest.skip("Chromium이 없습니다. 데비안/우분투에서는 'apt-get install chromium fonts-nanum' 으로 설치하세요 (scripts/browser-test.sh 가 시도합니다).")
+    profile = tempfile.mkdtemp(prefix="bertlab-chromium-")
+    proc = subprocess.Popen([exe, *CHROME_FLAGS, f"--user-data-dir={profile}", "about:blank"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    cdp = None
+    try:
+        port_file = Path(profile) / "DevToolsActivePort"
+        deadline = time.monotonic() + 60
+        while not (port_file.exists() and port_file.read_text().strip()):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"Chromium이 시작하지 않았습니다 (종료 코드 {proc.poll()})")
+            time.sleep(0.2)
+        port = port_file.read_text().split()[0]
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=10) as r:
+            targets = [t for t in json.load(r) if t.get("type") == "page"]
+        cdp = CDP(targets[0]["webSocketDebuggerUrl"])
+        for domain in ("Page", "Runtime", "Log", "Network", "DOM", "CSS"):
+            cdp.send(f"{domain}.enable")
+        cdp.send("Emulation.setDeviceMetricsOverride", width=1280, height=900, deviceScaleFactor=1, mobile=False)
+        cdp.version = cdp.send("Browser.getVersion").get("product", "?")
+        yield cdp
+    finally:
+        if cdp:
+            cdp.close()
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)  # 이 시험이 띄운 Chromium(과 그 자식)만
+            proc.wait(timeout=10)
+        except (ProcessLookupError, subprocess.TimeoutExpired):
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def report():
+    """모듈이 끝나면 요약을 _build/screenshots/browser-report.txt 에 쓴다."""
+    yield REPORT
+    if not REPORT["pages"]:
+        return
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    lines = [f"브라우저 시험 요약 ({REPORT.get('browser', '?')})", f"사이트: {SITE}"]
+    ok = sum(1 for r in REPORT["pages"].values() if not r["errors"] and not r["broken_images"])
+    lines.append(f"쪽: {len(REPORT['pages'])}개 중 {ok}개 깨끗함 (그림 {sum(r['images'] for r in REPORT['pages'].values())}개 확인)")
+    for name, r in REPORT["pages"].items():
+        if r["errors"] or r["broken_images"]:
+            lines.append(f"  ✗ {name}: 오류 {r['errors'][:5]} 깨진 그림 {r['broken_images'][:5]}")
+    ext = sorted(REPORT["external_ignored"])
+    lines.append(f"무시한 요청(외부 호스트는 막음, 브라우저가 스스로 찾는 favicon): {len(ext)}개 주소 " + (", ".join(ext) if ext else ""))
+    if REPORT["font"]:
+        f = REPORT["font"]
+        lines.append(f"한국어 글꼴: '{f.get('text')}' ({f.get('page')}) → {f.get('platform')} / CSS font-family: {f.get('css')}")
+    if REPORT["search"]:
+        s = REPORT["search"]
+        lines.append(f"검색 '{s.get('query')}': 결과 {s.get('count')}개, 예: {s.get('titles', [])[:5]}")
+    for shot in REPORT["screenshots"]:
+        lines.append(f"화면: {shot}")
+    text = "\n".join(lines) + "\n"
+    (SHOTS / "browser-report.txt").write_text(text, encoding="utf-8")
+
+
+# --- 시험 -----------------------------------------------------------------------------
+
+IMAGES_JS = """(async () => {
+  const imgs = Array.from(document.images);
+  for (const img of imgs) img.loading = 'eager';
+  await Promise.all(imgs.map(img => img.complete ? null : new Promise(done => {
+    img.addEventListener('load', done, {once: true});
+    img.addEventListener('error', done, {once: true});
+    setTimeout(done, 10000);
+  })));
+  return imgs.map(img => ({src: img.currentSrc || img.src, w: img.naturalWidth}));
+})()"""
+
+
+def test_site_has_pages():
+    assert PAGES, f"{SITE}에 HTML 쪽이 없습니다. 먼저 'bash scripts/build-book.sh' 로 책을 빌드하세요."
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_page_loads_cleanly(page, base_url, name):
+    REPORT["browser"] = page.version
+    page.load(base_url + quote(name))
+    images = page.evaluate(IMAGES_JS)
+    page.pump(quiet=0.3, limit=3)
+    errors, external = _problems(page.events)
+    broken = [i["src"] for i in images if i["w"] <= 0]
+    REPORT["external_ignored"] |= external
+    REPORT["pages"][name] = {"errors": errors, "broken_images": broken, "images": len(images)}
+    assert not errors, f"{name}: 콘솔 오류나 실패한 요청이 있습니다: {errors}"
+    assert not broken, f"{name}: 그려지지 않은 그림이 있습니다(naturalWidth 0): {broken}"
+
+
+def _korean_families() -> set[str]:
+    try:
+        out = subprocess.run(["fc-list", ":lang=ko", "family"], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return set()
+    return {name.strip() for line in out.splitlines() for name in line.split(",") if name.strip()}
+
+
+def _chapter_page() -> str | None:
+    chapters = [p for p in PAGES if p.startswith("notebooks/")]
+    preferred = [p for p in chapters if p.startswith("notebooks/01_")]
+    return (preferred or chapters or [None])[0]
+
+
+def _root_page() -> str:
+    import yaml
+
+    root = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))["root"]
+    return re.sub(r"\.(md|ipynb)$", "", root) + ".html"
+
+
+def test_korean_heading_uses_installed_korean_font(page, base_url):
+    families = _korean_families()
+    assert families, "이 컴퓨터에 한국어 글꼴이 없습니다(fc-list :lang=ko 가 비었음): apt-get install fonts-nanum"
+    name = _chapter_page() or _root_page()
+    page.load(base_url + name)
+    info = page.evaluate("""(async () => {
+      await document.fonts.ready;
+      const hangul = /[\\uac00-\\ud7a3]/;
+      const visible = e => e.getClientRects().length > 0 && e.getBoundingClientRect().width > 0;
+      const el = Array.from(document.querySelectorAll('main h1, article h1, h1, main h2, h2'))
+        .find(e => visible(e) && Array.from(e.childNodes).some(n => n.nodeType === 3 && hangul.test(n.textContent)));
+      if (!el) return null;
+      el.setAttribute('data-bertlab-ko', '1');
+      const node = Array.from(el.childNodes).find(n => n.nodeType === 3 && hangul.test(n.textContent));
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      return {text: node.textContent.trim(), width: range.getBoundingClientRect().width,
+              css: getComputedStyle(el).fontFamily, fontsStatus: document.fonts.status};
+    })()""")
+    assert info, f"{name}: 한글이 든 제목을 찾지 못했습니다"
+    root = page.send("DOM.getDocument", depth=0)["root"]["nodeId"]
+    node = page.send("DOM.querySelector", nodeId=root, selector="[data-bertlab-ko]")["nodeId"]
+    fonts = page.send("CSS.getPlatformFontsForNode", nodeId=node)["fonts"]
+    used = {f["familyName"]: f["glyphCount"] for f in fonts}
+    korean = {fam: n for fam, n in used.items() if fam in families}
+    hangul_count = len(HANGUL.findall(info["text"]))
+    REPORT["font"] = {"page": name, "text": info["text"], "platform": used, "css": info["css"]}
+    assert info["width"] > 0, f"제목 '{info['text']}'의 폭이 0입니다"
+    assert korean, f"제목 '{info['text']}'을(를) 한국어 글꼴로 그리지 않았습니다: {used} (설치된 한국어 글꼴: {sorted(families)})"
+    assert sum(korean.values()) >= hangul_count, f"한글 {hangul_count}자 가운데 일부만 한국어 글꼴로 그렸습니다: {used}"
+
+
+def test_search_finds_korean_word(page, base_url):
+    query = "문장"
+    page.load(base_url + "search.html?q=" + quote(query))
+    result = None
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:  # Sphinx의 검색은 searchindex.js를 읽은 뒤 결과를 조금씩 붙인다
+        result = page.evaluate("""(() => {
+          const items = Array.from(document.querySelectorAll('#search-results li'));
+          const summary = document.querySelector('#search-results .search-summary, #search-results p');
+          return {count: items.length, titles: items.map(li => (li.querySelector('a') || li).textContent.trim()),
+                  summary: summary ? summary.textContent.trim() : ''};
+        })()""")
+        if result["count"] and result["summary"]:
+            break
+        time.sleep(0.5)
+    REPORT["search"] = {"query": query, **(result or {})}
+    assert result and result["count"] > 0, f"search.html?q={query} 가 아무것도 찾지 못했습니다: {result}"
+    errors, external = _problems(page.events)
+    REPORT["external_ignored"] |= external
+    assert not errors, errors
+
+
+def _screenshot(page, base_url, name: str, target: Path) -> None:
+    page.load(base_url + name)
+    page.evaluate("document.fonts.ready.then(() => true)")
+    data = page.send("Page.captureScreenshot", format="png")["data"]
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(base64.b64decode(data))
+    REPORT["screenshots"].append(f"{target} ({name})")
+
+
+def test_screenshots(page, base_url):
+    home, chapter = SHOTS / "home.png", SHOTS / "chapter.png"
+    _screenshot(page, base_url, _root_page(), home)
+    name = _chapter_page()
+    assert name, "장 쪽(notebooks/*.html)이 없습니다"
+    _screenshot(page, base_url, name, chapter)
+    for shot in (home, chapter):
+        head = shot.read_bytes()[:24]
+        assert head[:8] == b"\x89PNG\r\n\x1a\n", f"{shot}: PNG가 아닙니다"
+        width, height = int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+        assert (width, height) == (1280, 900), f"{shot}: 크기 {width}×{height}"
+        assert shot.stat().st_size > 20_000, f"{shot}: 화면이 거의 비어 있습니다"

@@ -1,0 +1,213 @@
+"""장 노트북(notebooks/NN_*.ipynb)의 형식 약속(CONTRIBUTING.md)을 실행하지 않고 확인한다.
+
+- 올바른 nbformat v4 노트북이고, 출력과 실행 번호 없이 저장되어 있다.
+- 파일 이름은 ASCII이고 번호가 붙어 있으며, 모두 _toc.yml에 실려 있다(그 반대도).
+- 첫 코드 셀은 Colab에서만(``if "google.colab" in sys.modules:``) bertlab을 설치하고, 그 주소는
+  ``_config.yml`` 의 ``repository.url`` + ``@v`` + 고정 태그다. 태그는 모든 노트북에서 같고
+  pyproject.toml의 버전과 맞는다. 그 밖에는 어떤 노트북도 어디서도 패키지를 설치하지 않는다.
+- 노트북마다 ``assert`` 가 하나 이상 있다(노트북의 검사는 nbval이 실행한다).
+- 쪽 뼈대: ``(ch-xxx)=`` 이름표 아래 ``# 제목``(장 번호 없이: _toc.yml이 매긴다), 그리고 ## 학습 목표 → 요약 → 연습문제 → 참고문헌.
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+NB_DIR = ROOT / "notebooks"
+NOTEBOOKS = sorted(NB_DIR.glob("*.ipynb"))
+SECTIONS = ["학습 목표", "요약", "연습문제", "참고문헌"]
+
+GUARD = re.compile(r"""^if\s+(["'])google\.colab\1\s+in\s+sys\.modules\s*:\s*$""")
+INSTALL = re.compile(
+    r"""^(?P<indent>\s+)[!%]pip\s+install\s+(?:-q\s+|--quiet\s+)*(?P<q>["']?)bertlab\s*@\s*git\+(?P<url>\S+?)@(?P<tag>[^\s"']+)(?P=q)\s*$"""
+)
+# 설치로 보이는 모든 것: !pip / %pip / pip3 / python -m pip / conda·mamba / apt
+ANY_INSTALL = re.compile(
+    r"""\bpip3?\s+install\b|-m\s+pip\b|["']pip["']\s*,\s*["']install"""
+    r"""|\b(?:conda|mamba|micromamba)\s+install\b|\bapt(?:-get)?\s+install\b"""
+)
+HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+LABEL = re.compile(r"^\(([A-Za-z0-9_\-:.]+)\)=\s*$")
+
+
+def _config() -> dict:
+    return yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+
+
+def _toc_files() -> list[str]:
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    files: list[str] = []
+
+    def walk(node):
+        if isinstance(node, dict):
+            if "file" in node:
+                files.append(str(node["file"]))
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+
+    walk(toc)
+    return [re.sub(r"\.(ipynb|md)$", "", f) for f in files]
+
+
+def _read(path: Path):
+    return nbformat.read(str(path), as_version=nbformat.NO_CONVERT)
+
+
+def _code_cells(nb):
+    return [c for c in nb.cells if c.cell_type == "code"]
+
+
+def _headings(nb) -> list[tuple[int, str, int]]:
+    """마크다운 셀의 (수준, 글, 셀 번호). 코드 블록 안의 # 줄은 뺀다."""
+    found = []
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type != "markdown":
+            continue
+        fence = None
+        for line in cell.source.splitlines():
+            m = re.match(r"^\s{0,3}(`{3,}|~{3,})", line)
+            if m:
+                if fence is None:
+                    fence = m.group(1)
+                elif m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
+                    fence = None
+                continue
+            if fence is None and (h := HEADING.match(line)):
+                found.append((len(h.group(1)), h.group(2), i))
+    return found
+
+
+def _install_line(nb) -> re.Match | None:
+    """첫 코드 셀에서 Colab 가드 안에 든 bertlab 설치 줄을 찾는다."""
+    lines = _code_cells(nb)[0].source.splitlines()
+    for i, line in enumerate(lines):
+        if GUARD.match(line):
+            for body in lines[i + 1 :]:
+                if not body.strip():
+                    continue
+                if not body[:1].isspace():  # if 블록이 끝났다
+                    break
+                if m := INSTALL.match(body):
+                    return m
+    return None
+
+
+def test_there_are_notebooks():
+    assert NOTEBOOKS, "notebooks/ 에 노트북이 하나도 없습니다"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_file_name_ascii_and_numbered(path):
+    assert path.name.isascii(), f"{path.name}: 파일 이름은 ASCII여야 합니다"
+    assert re.fullmatch(r"\d{2}_[a-z0-9_]+\.ipynb", path.name), f"{path.name}: 이름은 'NN_소문자_이름.ipynb' 꼴이어야 합니다"
+
+
+def test_numbers_unique():
+    numbers = [p.name[:2] for p in NOTEBOOKS]
+    assert len(numbers) == len(set(numbers)), f"장 번호가 겹칩니다: {numbers}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_valid_nbformat_v4(path):
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    assert raw.get("nbformat") == 4, f"{path.name}: nbformat {raw.get('nbformat')} (4여야 합니다)"
+    nb = _read(path)
+    nbformat.validate(nb)
+    assert nb.metadata.get("kernelspec", {}).get("name") == "python3", f"{path.name}: kernelspec은 python3이어야 합니다"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_no_outputs_or_execution_counts(path):
+    nb = _read(path)
+    dirty = [i for i, c in enumerate(nb.cells) if c.cell_type == "code" and (c.get("outputs") or c.get("execution_count") is not None)]
+    assert not dirty, f"{path.name}: 셀 {dirty}에 출력이나 실행 번호가 남아 있습니다. 출력을 지우고 저장하세요."
+
+
+def test_notebooks_and_toc_agree():
+    toc = _toc_files()
+    listed = {f for f in toc if f.startswith("notebooks/")}
+    present = {f"notebooks/{p.stem}" for p in NOTEBOOKS}
+    assert present - listed == set(), f"_toc.yml에 없는 노트북: {sorted(present - listed)}"
+    assert listed - present == set(), f"_toc.yml에는 있지만 파일이 없는 노트북: {sorted(listed - present)}"
+    in_toc = [f for f in toc if f.startswith("notebooks/")]
+    assert in_toc == sorted(in_toc), f"_toc.yml의 장 순서가 파일 번호 순서와 다릅니다: {in_toc}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_first_cell_installs_bertlab_only_on_colab(path):
+    nb = _read(path)
+    assert _code_cells(nb), f"{path.name}: 코드 셀이 없습니다"
+    first = _code_cells(nb)[0].source
+    assert re.search(r"^import sys\s*$", first, re.M), f"{path.name}: 첫 코드 셀에 'import sys'가 없습니다"
+    m = _install_line(nb)
+    assert m, f'{path.name}: 첫 코드 셀의 `if "google.colab" in sys.modules:` 블록 안에 bertlab 설치 줄이 없습니다'
+    url = _config()["repository"]["url"]
+    assert m.group("url") == url, f"{path.name}: 설치 주소 {m.group('url')} ≠ _config.yml의 repository.url {url}"
+    assert re.fullmatch(r"v\d+\.\d+\.\d+", m.group("tag")), f"{path.name}: 태그 {m.group('tag')}는 vX.Y.Z 꼴의 고정 태그여야 합니다"
+    assert re.search(r"^import bertlab as bl\s*$", first, re.M) and "bl.setup(" in first, f"{path.name}: 첫 셀은 bertlab을 불러와 bl.setup()을 불러야 합니다"
+
+
+def test_same_pinned_tag_everywhere():
+    tags = {}
+    for path in NOTEBOOKS:
+        m = _install_line(_read(path))
+        if m:
+            tags[path.name] = m.group("tag")
+    assert len(set(tags.values())) <= 1, f"노트북마다 태그가 다릅니다: {tags}"
+    version = re.search(r'^version\s*=\s*"([^"]+)"', (ROOT / "pyproject.toml").read_text(encoding="utf-8"), re.M).group(1)
+    for name, tag in tags.items():
+        assert tag == f"v{version}", f"{name}: 태그 {tag}가 pyproject.toml의 버전 {version}(v{version})과 다릅니다"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_installs_nothing_else(path):
+    nb = _read(path)
+    allowed = _install_line(nb)
+    offenders = []
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type != "code":
+            continue
+        for line in cell.source.splitlines():
+            if allowed is not None and line == allowed.group(0):
+                continue
+            if ANY_INSTALL.search(line):
+                offenders.append(f"셀 {i}: {line.strip()}")
+    assert not offenders, f"{path.name}: bertlab 말고도 설치하는 줄이 있습니다: {offenders}"
+    assert sum(bool(INSTALL.match(l)) for c in _code_cells(nb) for l in c.source.splitlines()) == 1, f"{path.name}: bertlab 설치 줄은 한 번만 있어야 합니다"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_has_assert(path):
+    nb = _read(path)
+    code = "\n".join(c.source for c in _code_cells(nb))
+    assert re.search(r"^\s*assert\b|\bassert_close\(|\bassert_allclose\(", code, re.M), f"{path.name}: assert가 하나도 없습니다"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_page_skeleton(path):
+    nb = _read(path)
+    heads = _headings(nb)
+    titles = [h for h in heads if h[0] == 1]
+    assert len(titles) == 1, f"{path.name}: '# 제목' 꼴의 H1 제목이 하나여야 합니다 (찾은 것: {[t[1] for t in titles]})"
+    # 장 번호는 _toc.yml이 매기므로 제목에는 번호를 쓰지 않는다('3장. …'이면 웹사이트에 '5. 3장. …'처럼 두 번 붙는다)
+    assert not re.match(r"\d+\s*장|\d+\.\s", titles[0][1]), f"{path.name}: 제목 '{titles[0][1]}'에 장 번호를 쓰지 마세요(목차가 매깁니다)"
+    # 제목 바로 위 줄에 ASCII 이름표 (ch-xxx)=
+    cell = nb.cells[titles[0][2]].source.splitlines()
+    at = next(i for i, line in enumerate(cell) if HEADING.match(line) and line.startswith("# "))
+    above = [line for line in cell[:at] if line.strip()]
+    assert above and LABEL.match(above[-1]), f"{path.name}: 제목 바로 위에 '(ch-이름)=' 이름표가 있어야 합니다"
+    order = []
+    for section in SECTIONS:
+        where = [k for k, h in enumerate(heads) if h[0] == 2 and h[1] == section]
+        assert where, f"{path.name}: '## {section}' 절이 없습니다"
+        order.append(where[0])
+    assert order == sorted(order), f"{path.name}: 절의 순서는 {' → '.join(SECTIONS)}여야 합니다"
