@@ -38,7 +38,12 @@ def test_import_does_not_import_transformers():
 
 
 def test_auto_offline_decides_fast_in_a_fresh_process(tmp_path):
-    """새 프로세스에서 실제 네트워크 확인까지 포함해 'auto'가 미니 모델로 정해지는 시간(5초 미만이어야 함)."""
+    """새 프로세스에서 실제 네트워크 확인까지 포함해 'auto'가 미니 모델로 정해진다.
+
+    결정은 5초 미만이어야 한다(확인 시간 제한이 3초라 부하가 있어도 넘지 않는다). 모델 로딩까지의 전체 시간은
+    transformers의 46~120초 재시도가 일어나지 않았는지만 넉넉하게(30초) 막는다. 실제 수치는
+    `python scripts/bench_offline.py`가 출력한다.
+    """
     env = {k: v for k, v in os.environ.items() if k not in {"HF_HUB_OFFLINE", "BERTLAB_MODEL"}}
     env["HF_HUB_CACHE"] = str(tmp_path / "empty-cache")
     # 이 테스트는 오프라인 CI용: 허브에 실제로 닿는 곳에서는 mBERT를 고르므로 건너뛴다
@@ -46,19 +51,20 @@ def test_auto_offline_decides_fast_in_a_fresh_process(tmp_path):
         pytest.skip("허브에 닿는 환경입니다")
     models._probe_cache.clear()
     code = (
-        "import time; t=time.perf_counter(); import bertlab as bl; "
-        "tok, m = bl.load_bert(); print(f'ELAPSED {time.perf_counter()-t:.2f}'); "
+        "import time; t=time.perf_counter(); import bertlab as bl; c = bl.models.decide('auto'); "
+        "d=time.perf_counter()-t; tok, m = bl.load_bert(); "
+        "print(f'DECIDE {d:.3f} TOTAL {time.perf_counter()-t:.2f}'); "
         "import os; print('OFFLINE', os.environ.get('HF_HUB_OFFLINE'))"
     )
-    start = time.perf_counter()
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
-    wall = time.perf_counter() - start
     assert out.returncode == 0, out.stderr
-    elapsed = float(out.stdout.split("ELAPSED")[1].split()[0])
-    print(f"\n오프라인 'auto' 결정+로딩: {elapsed:.2f}s (프로세스 전체 {wall:.2f}s)")
+    fields = out.stdout.split("DECIDE")[1].split()
+    decide_s, total_s = float(fields[0]), float(fields[2])
+    print(f"\n오프라인 'auto': 결정 {decide_s:.3f}s, 로딩까지 {total_s:.2f}s")
     assert "번들 미니 BERT" in out.stdout
     assert "OFFLINE 1" in out.stdout
-    assert elapsed < 5.0
+    assert decide_s < 5.0
+    assert total_s < 30.0
 
 
 def test_probe_is_bounded_even_if_dns_hangs(monkeypatch):
