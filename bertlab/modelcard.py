@@ -66,13 +66,25 @@ def evaluate_checkpoint(model_dir: Path, work: Path, max_len: int = 64) -> dict:
         batches = pt.make_eval_batches(pt.encode_documents(tokenizer, docs), tokenizer, max_len)
         heldout[name] = pt.evaluate(model, batches, most_frequent_id)
         heldout[name]["documents"] = len(docs)
-    senses = pt.sense_separation(model.bert, tokenizer, corpus_mod.read_senses("eval"))
+    sense_rows = corpus_mod.read_senses("eval")
+    senses = pt.sense_separation(model.bert, tokenizer, sense_rows)
+    n_layers = model.config.num_hidden_layers
+    senses_by_layer = {
+        str(layer): {w: v["same"] - v["cross"] for w, v in pt.sense_separation(model.bert, tokenizer, sense_rows, layer).items()}
+        for layer in range(n_layers + 1)
+    }
     mlm = BertForMaskedLM.from_pretrained(model_dir).eval()
     tok_stats = tok_mod.unk_rate(tokenizer, [s for d in held_docs for s in d])
+    import random
+
+    pairs = pt.make_pairs(pt.encode_documents(tokenizer, train_docs), max_len, random.Random(0))
+    nsp_random_share = sum(label for *_, label in pairs) / len(pairs)
     return {
         "most_frequent_token": tokenizer.convert_ids_to_tokens(most_frequent_id),
         "heldout": heldout,
+        "nsp_random_share": nsp_random_share,
         "senses": senses,
+        "senses_gap_by_layer": senses_by_layer,
         "fill_mask": {s: fill_mask(mlm, tokenizer, s) for s in FILL_MASK_SENTENCES},
         "tokenizer": {
             "vocab_size": len(tokenizer),
@@ -144,7 +156,8 @@ def write_model_card(model_dir: Path, work: Path, metrics: dict) -> Path:
         "",
         "## 사전학습",
         "",
-        f"MLM(토큰의 15 %를 골라 80 % [MASK], 10 % 무작위, 10 % 그대로) + NSP(절반은 실제 다음 문장, 절반은 다른 문서의 문장). "
+        f"MLM(토큰의 15 %를 골라 80 % [MASK], 10 % 무작위, 10 % 그대로) + NSP(절반은 실제 다음 문장, 절반은 다른 문서의 문장; "
+        f"한 문장짜리 조각은 실제 다음 문장이 없어 늘 무작위가 되므로 학습 쌍의 {metrics['nsp_random_share']:.0%}가 무작위). "
         f"설정: {json.dumps(settings['train'], ensure_ascii=False)}. MLM 로짓은 마스크된 위치에서만 계산합니다. "
         f"이 2코어 CPU에서 {last['step']:,} 스텝" + (f", 약 {tsec / 60:.0f}분" if tsec else "") + "이 걸렸습니다(다른 작업과 CPU를 나눠 쓰며).",
         "",
@@ -175,6 +188,13 @@ def write_model_card(model_dir: Path, work: Path, metrics: dict) -> Path:
     ]
     for w, v in metrics["senses"].items():
         lines.append(f"| {w} | {v['same']:.3f} | {v['cross']:.3f} | {v['same'] - v['cross']:+.3f} |")
+    by_layer = metrics.get("senses_gap_by_layer", {})
+    if by_layer:
+        words = list(metrics["senses"])
+        lines += ["", "층별 차이(같은 뜻 − 다른 뜻; 0층은 문맥이 섞이기 전인 임베딩 층 출력):", "",
+                  "| 층 | " + " | ".join(words) + " |", "|---|" + "---:|" * len(words)]
+        for layer, gaps in by_layer.items():
+            lines.append(f"| {layer} | " + " | ".join(f"{gaps[w]:+.3f}" for w in words) + " |")
     lines += ["", "### fill-mask 상위 5개", ""]
     for s, toks in metrics["fill_mask"].items():
         lines.append(f"- `{s}` → {', '.join(toks)}")
@@ -183,7 +203,8 @@ def write_model_card(model_dir: Path, work: Path, metrics: dict) -> Path:
         for p in probes:
             lines.append(f"| {p['name']} | {p['config']} | {p['steps']} | {p['time']} | {p['result']} |")
     lines += ["", "## 한계", "",
-              "작은 말뭉치(약 300만 자)와 짧은 학습으로 만든 모델입니다. 문장 구조와 자주 쓰는 표현은 배웠지만 지식이나 긴 문맥은 거의 없습니다. "
+              f"작은 말뭉치(약 {tr['characters'] / 1e6:.1f}백만 자)와 짧은 학습으로 만든 모델입니다. 문장 구조와 자주 쓰는 표현은 배웠지만 지식이나 긴 문맥은 거의 없습니다. "
+              "다의어의 문맥 벡터는 뜻을 약하게만, 단어에 따라서는 전혀 구별하지 못합니다(위 표). "
               "강의의 숫자와 그림은 이 모델의 것이며, mBERT에서는 값이 다릅니다.", ""]
     path = model_dir / "README.md"
     path.write_text("\n".join(lines), encoding="utf-8")

@@ -232,15 +232,18 @@ def make_eval_batches(enc_docs, tokenizer, max_len: int, batch_size: int = 64, s
 
 
 @torch.no_grad()
-def sense_separation(bert, tokenizer, rows: list[dict]) -> dict[str, dict[str, float]]:
-    """다의어마다 같은 뜻 문장 쌍과 다른 뜻 문장 쌍의 평균 코사인 유사도(마지막 층, 단어 첫 토큰)."""
+def sense_separation(bert, tokenizer, rows: list[dict], layer: int = -1) -> dict[str, dict[str, float]]:
+    """다의어마다 같은 뜻 문장 쌍과 다른 뜻 문장 쌍의 평균 코사인 유사도(단어 첫 토큰; 기본은 마지막 층).
+
+    `layer`는 `hidden_states`의 번호입니다(0 = 임베딩 층 출력, -1 = 마지막 층).
+    """
     bert.eval()
     vecs: dict[str, list[tuple[str, torch.Tensor]]] = {}
     for r in rows:
         enc = tokenizer(r["sentence"], return_tensors="pt", return_offsets_mapping=True)
         offsets = enc.pop("offset_mapping")[0]
         pos = word_token_index(r["sentence"], r["word"], offsets)
-        h = bert(**enc).last_hidden_state[0, pos]
+        h = bert(**enc, output_hidden_states=True).hidden_states[layer][0, pos]
         vecs.setdefault(r["word"], []).append((r["sense"], h))
     out = {}
     for word, items in vecs.items():
