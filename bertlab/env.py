@@ -10,6 +10,7 @@ import os
 import platform
 import random
 import sys
+import warnings
 from pathlib import Path
 
 KOREAN_FONT = "NanumGothic"
@@ -90,6 +91,8 @@ def setup(seed: int = 0, quiet: bool = False) -> None:
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise TypeError(f"seed는 정수여야 합니다 (받은 값: {seed!r}).")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    # ipywidgets가 없는 노트북에서 transformers가 tqdm.auto를 불러올 때 나는 경고(출력만 어지럽힘)
+    warnings.filterwarnings("ignore", message="IProgress not found")
     seed_everything(seed)
 
     import matplotlib as mpl

@@ -1,0 +1,409 @@
+"""문장 분류 파인튜닝: 데이터 로더, 학습 루프, 평가 (6장 '파인튜닝: 문장 분류'에서 만들고 설명합니다).
+
+    tokenizer, model = load_classifier("auto", num_labels=2)
+    train_loader = make_loader(tokenizer, data["train"], batch_size=32, shuffle=True)
+    result = train_classifier(model, train_loader, epochs=3, lr=1e-4)
+    report = evaluate(model, make_loader(tokenizer, data["test"]))
+    report.accuracy, report.confusion
+
+학습은 AdamW(편향과 LayerNorm에는 가중치 감쇠를 걸지 않음) + 선형 워밍업·감쇠 스케줄이고,
+시드를 고정하면 같은 컴퓨터에서 같은 결과가 나옵니다. CUDA GPU가 있으면 GPU에서 돕니다.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import torch
+from tqdm.std import tqdm
+
+from . import models
+
+LABEL_NAMES = ("부정", "긍정")
+
+
+def default_device() -> torch.device:
+    """CUDA GPU가 있으면 그것을, 없으면 CPU를 씁니다."""
+    return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+# ---------------------------------------------------------------------------
+# 모델
+# ---------------------------------------------------------------------------
+
+
+def load_classifier(
+    name: str = "auto",
+    *,
+    num_labels: int = 2,
+    head: str = "sequence",
+    pretrained: bool = True,
+    seed: int = 0,
+    quiet: bool = False,
+):
+    """토크나이저와 분류 모델을 돌려줍니다: ``tokenizer, model = load_classifier()``.
+
+    ``head="sequence"``(기본값)면 문장 분류용 `BertForSequenceClassification`, ``head="token"``이면
+    토큰마다 라벨을 붙이는 `BertForTokenClassification`입니다.
+    이름은 `bertlab.load_bert`와 같은 규칙으로 풉니다 ("auto", "mini", "mbert", 허브 id, 로컬 디렉터리).
+    인코더(BERT 본체와 풀러)는 사전학습 가중치로, 분류 헤드(``classifier``)는 시드 ``seed``로 새로 초기화합니다.
+    ``pretrained=False``면 같은 구조의 모델 전체를 무작위로 초기화합니다 (사전학습의 효과를 재는 비교 실험용).
+    """
+    if not isinstance(num_labels, int) or isinstance(num_labels, bool) or num_labels < 2:
+        raise ValueError(f"num_labels는 2 이상의 정수여야 합니다 (받은 값: {num_labels!r}).")
+    if head not in ("sequence", "token"):
+        raise ValueError(f"head는 'sequence'(문장 분류) 또는 'token'(토큰 분류)이어야 합니다 (받은 값: {head!r}).")
+    choice = models.decide(name)
+    source = models.resolve(name)  # 오프라인이면 transformers를 불러오기 전에 HF_HUB_OFFLINE을 켠다
+
+    from transformers import AutoConfig, AutoTokenizer, BertForSequenceClassification, BertForTokenClassification
+    from transformers.utils import logging as hf_logging
+
+    model_class = BertForSequenceClassification if head == "sequence" else BertForTokenClassification
+    verbosity = hf_logging.get_verbosity()
+    hf_logging.set_verbosity_error()  # '새로 초기화된 가중치' 경고는 아래에서 우리 말로 알린다
+    bars = hf_logging.is_progress_bar_enabled()
+    hf_logging.disable_progress_bar()  # 'Loading weights' 진행 막대도 끈다
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(source, local_files_only=choice.offline)
+        torch.manual_seed(seed)
+        if pretrained:
+            model, info = model_class.from_pretrained(
+                source, num_labels=num_labels, local_files_only=choice.offline, output_loading_info=True
+            )
+            new = sorted(k for k in info["missing_keys"] if "position_ids" not in k)
+        else:
+            config = AutoConfig.from_pretrained(source, num_labels=num_labels, local_files_only=choice.offline)
+            model = model_class(config)
+            new = ["(모든 가중치)"]
+    except OSError as err:
+        raise models.ModelLoadError(
+            f"'{source}'을(를) 불러오지 못했습니다: {str(err).splitlines()[0]}\n"
+            "모델 이름을 확인하거나, 인터넷 연결을 확인하거나, load_classifier('mini')를 쓰세요."
+        ) from None
+    finally:
+        hf_logging.set_verbosity(verbosity)
+        if bars:
+            hf_logging.enable_progress_bar()
+    not_head = [k for k in new if not k.startswith("classifier.") and k != "(모든 가중치)"]
+    if not_head:
+        print(f"주의: 체크포인트에 없어 새로 초기화된 인코더 가중치 {len(not_head)}개: {not_head[:4]} ...", file=sys.stderr)
+    if head == "sequence" and num_labels == 2:
+        model.config.id2label = dict(enumerate(LABEL_NAMES))
+        model.config.label2id = {v: k for k, v in model.config.id2label.items()}
+    if not quiet:
+        label = "번들 미니 BERT" if choice.is_mini else choice.source
+        init = "사전학습 가중치" if pretrained else "무작위 초기화(사전학습 없음)"
+        print(f"분류 모델: {label} · {init} · 새로 초기화한 가중치: {', '.join(new)}")
+    return tokenizer, model
+
+
+def freeze_encoder(model) -> int:
+    """BERT 본체(임베딩·인코더·풀러)를 얼리고 분류 헤드만 학습하게 합니다. 학습할 파라미터 수를 돌려줍니다."""
+    base = getattr(model, "base_model", None)
+    if base is None or base is model:
+        raise TypeError(
+            f"분류 헤드가 달린 모델(BertForSequenceClassification 등)이 필요합니다 (받은 값: {type(model).__name__})."
+        )
+    for p in base.parameters():
+        p.requires_grad_(False)
+    return sum(p.numel() for p in model.parameters() if p.requires_grad)
+
+
+def count_trainable(model) -> int:
+    """학습되는(requires_grad) 파라미터 수."""
+    return sum(p.numel() for p in model.parameters() if p.requires_grad)
+
+
+# ---------------------------------------------------------------------------
+# 데이터
+# ---------------------------------------------------------------------------
+
+
+class Collator:
+    """문장 목록을 배치 하나로: 배치 안에서 가장 긴 문장에 맞춰 패딩하고 `max_length`에서 자릅니다."""
+
+    def __init__(self, tokenizer, max_length: int = 64):
+        self.tokenizer = tokenizer
+        self.max_length = max_length
+
+    def __call__(self, items: list[tuple[str, int]]) -> dict[str, torch.Tensor]:
+        texts = [t for t, _ in items]
+        batch = self.tokenizer(
+            texts, padding=True, truncation=True, max_length=self.max_length, return_tensors="pt"
+        )
+        batch = dict(batch)
+        labels = [y for _, y in items]
+        if all(y is not None for y in labels):
+            batch["labels"] = torch.tensor(labels, dtype=torch.long)
+        return batch
+
+
+def make_loader(
+    tokenizer,
+    data: pd.DataFrame | Sequence[str],
+    labels: Sequence[int] | None = None,
+    *,
+    batch_size: int = 32,
+    max_length: int = 64,
+    shuffle: bool = False,
+    seed: int = 0,
+) -> torch.utils.data.DataLoader:
+    """`text`, `label` 열이 있는 DataFrame(또는 문장 목록과 라벨 목록)을 DataLoader로 만듭니다.
+
+    ``shuffle=True``면 시드 ``seed``의 생성기로 섞으므로 순서가 매번 같습니다.
+    """
+    if isinstance(data, pd.DataFrame):
+        if "text" not in data.columns:
+            raise ValueError(f"DataFrame에 'text' 열이 없습니다 (있는 열: {list(data.columns)}).")
+        texts = data["text"].astype(str).tolist()
+        if labels is None and "label" in data.columns:
+            labels = data["label"].astype(int).tolist()
+    elif isinstance(data, str):
+        raise TypeError("문장 하나가 아니라 문장 목록을 주세요: make_loader(tokenizer, ['문장1', '문장2']).")
+    else:
+        texts = [str(t) for t in data]
+    if labels is not None and len(labels) != len(texts):
+        raise ValueError(f"문장 수({len(texts)})와 라벨 수({len(labels)})가 다릅니다.")
+    if not texts:
+        raise ValueError("문장이 하나도 없습니다.")
+    items = list(zip(texts, labels if labels is not None else [None] * len(texts)))
+    generator = torch.Generator().manual_seed(seed) if shuffle else None
+    return torch.utils.data.DataLoader(
+        items, batch_size=batch_size, shuffle=shuffle, generator=generator, collate_fn=Collator(tokenizer, max_length)
+    )
+
+
+# ---------------------------------------------------------------------------
+# 학습
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class TrainResult:
+    """`train_classifier`의 결과: 스텝별 기록, 에포크별 기록, 걸린 시간(초)."""
+
+    history: pd.DataFrame  # step, epoch, loss, lr
+    epochs: pd.DataFrame  # epoch, train_loss, (val_loss, val_accuracy)
+    seconds: float
+    device: str = "cpu"
+    steps: int = 0
+
+
+def linear_schedule(step: int, *, total_steps: int, warmup_steps: int) -> float:
+    """학습률 배율: 0에서 1까지 선형으로 올린 뒤(워밍업) 마지막 스텝에서 0이 되도록 선형으로 내립니다."""
+    if step < warmup_steps:
+        return (step + 1) / warmup_steps
+    return max(0.0, (total_steps - step) / max(1, total_steps - warmup_steps))
+
+
+def make_optimizer(model, *, lr: float, weight_decay: float = 0.01) -> torch.optim.AdamW:
+    """AdamW. BERT의 관례대로 편향과 LayerNorm 가중치에는 가중치 감쇠를 걸지 않습니다. 얼린 파라미터는 뺍니다."""
+    decay, no_decay = [], []
+    for name, p in model.named_parameters():
+        if not p.requires_grad:
+            continue
+        (no_decay if p.ndim < 2 or "LayerNorm" in name or "norm" in name.lower() else decay).append(p)
+    if not decay and not no_decay:
+        raise ValueError("학습할 파라미터가 없습니다 (모두 얼려 있음).")
+    groups = [{"params": decay, "weight_decay": weight_decay}, {"params": no_decay, "weight_decay": 0.0}]
+    return torch.optim.AdamW([g for g in groups if g["params"]], lr=lr)
+
+
+def train_classifier(
+    model,
+    train_loader: torch.utils.data.DataLoader,
+    *,
+    epochs: int = 3,
+    lr: float = 5e-5,
+    weight_decay: float = 0.01,
+    warmup_ratio: float = 0.1,
+    max_grad_norm: float = 1.0,
+    eval_loader: torch.utils.data.DataLoader | None = None,
+    seed: int = 0,
+    device: str | torch.device | None = None,
+    progress: bool = True,
+) -> TrainResult:
+    """분류 모델을 학습합니다. 진행 막대에 현재 손실을 보여 주고, 에포크마다 한 줄씩 요약을 출력합니다.
+
+    ``eval_loader``를 주면 에포크가 끝날 때마다 검증 손실과 정확도를 잽니다.
+    ``seed``가 드롭아웃과 (``shuffle=True``인 로더의) 섞는 순서를 정하므로, 같은 시드면 같은 결과가 나옵니다.
+    배치마다: 순전파 → 교차 엔트로피 손실 → 역전파 → 기울기 자르기 → AdamW 한 걸음 → 학습률 갱신.
+    """
+    if not isinstance(epochs, int) or epochs < 1:
+        raise ValueError(f"epochs는 1 이상의 정수여야 합니다 (받은 값: {epochs!r}).")
+    if not lr > 0:
+        raise ValueError(f"학습률 lr은 양수여야 합니다 (받은 값: {lr!r}).")
+    if not 0 <= warmup_ratio < 1:
+        raise ValueError(f"warmup_ratio는 0 이상 1 미만이어야 합니다 (받은 값: {warmup_ratio!r}).")
+    device = torch.device(device) if device is not None else default_device()
+    torch.manual_seed(seed)  # 드롭아웃
+    if getattr(train_loader, "generator", None) is not None:
+        train_loader.generator.manual_seed(seed)  # 섞는 순서: 같은 로더로 다시 학습해도 같은 순서
+    model.to(device)
+    optimizer = make_optimizer(model, lr=lr, weight_decay=weight_decay)
+    total_steps = epochs * len(train_loader)
+    warmup_steps = max(1, math.ceil(warmup_ratio * total_steps))
+    scheduler = torch.optim.lr_scheduler.LambdaLR(
+        optimizer, lambda s: linear_schedule(s, total_steps=total_steps, warmup_steps=warmup_steps)
+    )
+    params = [p for p in model.parameters() if p.requires_grad]
+    history, epoch_rows = [], []
+    start = time.perf_counter()
+    step = 0
+    for epoch in range(1, epochs + 1):
+        model.train()
+        bar = tqdm(
+            train_loader, desc=f"에포크 {epoch}/{epochs}", disable=not progress, file=sys.stdout,
+            mininterval=1.0, ncols=90, ascii=True,
+        )
+        losses = []
+        for batch in bar:
+            batch = {k: v.to(device) for k, v in batch.items()}
+            out = model(**batch)
+            loss = out.loss
+            optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(params, max_grad_norm)
+            optimizer.step()
+            scheduler.step()
+            step += 1
+            losses.append(loss.item())
+            history.append({"step": step, "epoch": epoch, "loss": losses[-1], "lr": scheduler.get_last_lr()[0]})
+            bar.set_postfix(loss=f"{losses[-1]:.3f}", refresh=False)  # 다시 그리는 것은 mininterval마다
+        bar.close()
+        row = {"epoch": epoch, "train_loss": float(np.mean(losses))}
+        line = f"에포크 {epoch}: 학습 손실 {row['train_loss']:.4f}"
+        if eval_loader is not None:
+            report = evaluate(model, eval_loader, device=device)
+            row.update(val_loss=report.loss, val_accuracy=report.accuracy)
+            line += f" · 검증 손실 {report.loss:.4f} · 검증 정확도 {report.accuracy:.1%}"
+        epoch_rows.append(row)
+        if progress:
+            print(line, flush=True)
+    seconds = time.perf_counter() - start
+    model.eval()
+    return TrainResult(pd.DataFrame(history), pd.DataFrame(epoch_rows), seconds, str(device), step)
+
+
+# ---------------------------------------------------------------------------
+# 평가와 예측
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class EvalResult:
+    """`evaluate`의 결과. ``confusion[i, j]``는 정답이 i인데 j로 예측한 문장 수."""
+
+    accuracy: float
+    loss: float
+    confusion: np.ndarray
+    predictions: np.ndarray
+    probabilities: np.ndarray  # 문장마다 라벨별 확률 (softmax)
+    labels: np.ndarray
+
+    def confusion_frame(self, names: Sequence[str] = LABEL_NAMES) -> pd.DataFrame:
+        """혼동 행렬을 행 = 정답, 열 = 예측인 표로."""
+        names = list(names)[: len(self.confusion)]
+        return pd.DataFrame(
+            self.confusion,
+            index=pd.Index([f"정답 {n}" for n in names]),
+            columns=pd.Index([f"예측 {n}" for n in names]),
+        )
+
+
+@torch.no_grad()
+def predict_logits(model, loader, *, device: str | torch.device | None = None) -> tuple[torch.Tensor, torch.Tensor | None]:
+    """모든 배치의 로짓과 (있으면) 정답 라벨을 모아 돌려줍니다. 모델은 평가 모드로 둡니다."""
+    device = torch.device(device) if device is not None else next(model.parameters()).device
+    model.eval()
+    logits, labels = [], []
+    for batch in loader:
+        y = batch.pop("labels", None)
+        batch = {k: v.to(device) for k, v in batch.items()}
+        logits.append(model(**batch).logits.float().cpu())
+        if y is not None:
+            labels.append(y)
+    return torch.cat(logits), (torch.cat(labels) if labels else None)
+
+
+def evaluate(model, loader, *, device: str | torch.device | None = None) -> EvalResult:
+    """정확도, 평균 손실, 혼동 행렬, 예측과 확률을 계산합니다. ``loader``에는 정답 라벨이 있어야 합니다."""
+    logits, labels = predict_logits(model, loader, device=device)
+    if labels is None:
+        raise ValueError("평가하려면 정답 라벨이 있어야 합니다: make_loader(tokenizer, df)에 'label' 열을 주세요.")
+    n = logits.shape[-1]
+    pred = logits.argmax(-1)
+    confusion = torch.zeros(n, n, dtype=torch.long)
+    confusion.index_put_((labels, pred), torch.ones_like(labels), accumulate=True)
+    return EvalResult(
+        accuracy=int((pred == labels).sum()) / len(labels),
+        loss=torch.nn.functional.cross_entropy(logits, labels).item(),
+        confusion=confusion.numpy(),
+        predictions=pred.numpy(),
+        probabilities=logits.softmax(-1).numpy(),
+        labels=labels.numpy(),
+    )
+
+
+def predict(model, tokenizer, texts: Sequence[str] | str, *, max_length: int = 64) -> pd.DataFrame:
+    """새 문장들의 예측: 문장, 예측 라벨 이름, 긍정 확률(두 라벨일 때)을 표로 돌려줍니다."""
+    if isinstance(texts, str):
+        texts = [texts]
+    logits, _ = predict_logits(model, make_loader(tokenizer, list(texts), max_length=max_length))
+    probs = logits.softmax(-1)
+    id2label = getattr(model.config, "id2label", None) or {}
+    out = pd.DataFrame({"문장": list(texts), "예측": [id2label.get(i, str(i)) for i in probs.argmax(-1).tolist()]})
+    if probs.shape[-1] == 2:
+        out["긍정 확률"] = probs[:, 1].numpy()
+    return out
+
+
+# ---------------------------------------------------------------------------
+# 그림
+# ---------------------------------------------------------------------------
+
+
+def plot_loss(result: TrainResult, *, ax=None, smooth: int = 10, title: str | None = None):
+    """스텝별 학습 손실(옅은 선)과 이동 평균(진한 선)을 그립니다."""
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6.4, 3.4))
+    h = result.history
+    ax.plot(h["step"], h["loss"], color="tab:blue", alpha=0.3, lw=1, label="스텝별 손실")
+    ax.plot(h["step"], h["loss"].rolling(smooth, min_periods=1).mean(), color="tab:blue", lw=2,
+            label=f"이동 평균({smooth} 스텝)")
+    ax.set_xlabel("스텝")
+    ax.set_ylabel("교차 엔트로피 손실")
+    ax.set_title(title or "학습 손실")
+    ax.legend()
+    ax.grid(alpha=0.3)
+    return ax
+
+
+def plot_confusion(report: EvalResult, *, names: Sequence[str] = LABEL_NAMES, ax=None, title: str | None = None):
+    """혼동 행렬 그림: 행 = 정답, 열 = 예측, 칸마다 문장 수."""
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(3.8, 3.4))
+    cm = report.confusion
+    ax.imshow(cm, cmap="Blues")
+    for i in range(cm.shape[0]):
+        for j in range(cm.shape[1]):
+            ax.text(j, i, str(cm[i, j]), ha="center", va="center",
+                    color="white" if cm[i, j] > cm.max() / 2 else "black", fontsize=13)
+    names = list(names)[: cm.shape[0]]
+    ax.set_xticks(range(len(names)), names)
+    ax.set_yticks(range(len(names)), names)
+    ax.set_xlabel("예측")
+    ax.set_ylabel("정답")
+    ax.set_title(title or f"혼동 행렬 (정확도 {report.accuracy:.1%})")
+    return ax
