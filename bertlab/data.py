@@ -15,11 +15,12 @@
 from __future__ import annotations
 
 import os
-import threading
 import urllib.request
 from pathlib import Path
 
 import pandas as pd
+
+from . import models
 
 SENTIMENT_DIR = Path(__file__).resolve().parent / "assets" / "sentiment"
 SPLITS = ("train", "validation", "test")
@@ -31,7 +32,6 @@ NSMC_URLS = {
 NSMC_VALIDATION_SIZE = 10_000  # NSMC에는 검증 세트가 없어 학습 세트에서 떼어 낸다 (시드 고정)
 PROBE_TIMEOUT_S = 3.0
 NAMES = ("auto", "bundled", "nsmc")
-_probe_cache: dict[str, bool] = {}
 
 
 def nsmc_cache_dir() -> Path:
@@ -46,26 +46,8 @@ def nsmc_cached() -> bool:
 
 
 def url_reachable(url: str, timeout: float = PROBE_TIMEOUT_S) -> bool:
-    """`url`이 `timeout`초 안에 응답하면 True. DNS 조회까지 포함해 `timeout`초를 넘기지 않습니다."""
-    if os.environ.get("HF_HUB_OFFLINE", "").lower() in {"1", "true", "yes", "on"}:
-        return False  # 오프라인으로 정해 둔 환경(테스트, 책 빌드)에서는 묻지도 않는다
-    if url in _probe_cache:
-        return _probe_cache[url]
-    result = {"ok": False}
-
-    def probe() -> None:
-        try:
-            req = urllib.request.Request(url, method="HEAD")
-            with urllib.request.urlopen(req, timeout=timeout) as resp:
-                result["ok"] = resp.status < 400
-        except Exception:  # 연결 실패, DNS 실패, 시간 초과, HTTP 오류 모두 '닿지 않음'
-            result["ok"] = False
-
-    thread = threading.Thread(target=probe, daemon=True)
-    thread.start()
-    thread.join(timeout)
-    _probe_cache[url] = bool(result["ok"])
-    return _probe_cache[url]
+    """`url`이 `timeout`초 안에 응답하면 True (DNS 조회까지 포함해 `timeout`초를 넘기지 않음)."""
+    return models.url_reachable(url, timeout, ok_below=400)
 
 
 def _check_name(name) -> str:

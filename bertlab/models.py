@@ -54,31 +54,37 @@ def transformers_version() -> str:
         return "(설치 안 됨)"
 
 
-def hub_reachable(timeout: float = PROBE_TIMEOUT_S) -> bool:
-    """허브가 `timeout`초 안에 응답하면 True. 결과는 프로세스 안에서 기억합니다.
+def url_reachable(url: str, timeout: float = PROBE_TIMEOUT_S, ok_below: int = 500) -> bool:
+    """`url`이 `timeout`초 안에 (상태 코드 `ok_below` 미만으로) 응답하면 True. 결과는 프로세스 안에서 기억합니다.
 
     DNS 조회에는 시간 제한이 없으므로 별도 스레드에서 요청하고 `timeout`초만 기다립니다.
-    `HF_HUB_OFFLINE=1`이 이미 정해져 있으면 확인하지 않고 False입니다.
+    `HF_HUB_OFFLINE=1`이 이미 정해져 있으면(테스트, 책 빌드) 묻지 않고 False입니다.
+    모델(`hub_reachable`)과 데이터(`bertlab.data`)가 함께 씁니다.
     """
     if os.environ.get("HF_HUB_OFFLINE", "").lower() in {"1", "true", "yes", "on"}:
         return False
-    if HUB_URL in _probe_cache:
-        return _probe_cache[HUB_URL]
+    if url in _probe_cache:
+        return _probe_cache[url]
     result = {"ok": False}
 
     def probe() -> None:
         try:
-            req = urllib.request.Request(f"{HUB_URL}/api/models/{MBERT_ID}", method="HEAD")
+            req = urllib.request.Request(url, method="HEAD")
             with urllib.request.urlopen(req, timeout=timeout) as resp:
-                result["ok"] = resp.status < 500
+                result["ok"] = resp.status < ok_below
         except Exception:  # 연결 실패, DNS 실패, 시간 초과, HTTP 오류 모두 '닿지 않음'
             result["ok"] = False
 
     thread = threading.Thread(target=probe, daemon=True)
     thread.start()
     thread.join(timeout)
-    _probe_cache[HUB_URL] = bool(result["ok"])
-    return _probe_cache[HUB_URL]
+    _probe_cache[url] = bool(result["ok"])
+    return _probe_cache[url]
+
+
+def hub_reachable(timeout: float = PROBE_TIMEOUT_S) -> bool:
+    """허브가 `timeout`초 안에 응답하면 True (mBERT의 모델 정보 주소로 확인)."""
+    return url_reachable(f"{HUB_URL}/api/models/{MBERT_ID}", timeout)
 
 
 def hf_cache_dir() -> Path:
