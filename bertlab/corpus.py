@@ -210,7 +210,7 @@ def corpus_stats(docs: list[list[str]]) -> dict:
 def build_corpus(
     cache_dir: Path,
     *,
-    template_docs: int = 20000,
+    template_docs: int = 2000,
     heldout_percent: int = 5,
     seed: int = 0,
     use_debian: bool = True,
