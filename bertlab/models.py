@@ -138,7 +138,8 @@ def decide(name: str | os.PathLike | None = "auto") -> Choice:
         env_name = os.environ.get("BERTLAB_MODEL", "").strip()
         if env_name and env_name != "auto":
             choice = decide(env_name)
-            return Choice("auto", choice.source, choice.offline, f"BERTLAB_MODEL={env_name} 설정을 따름. {choice.reason}")
+            detail = "네트워크 불필요" if choice.is_mini else choice.reason.rstrip(".")
+            return Choice("auto", choice.source, choice.offline, f"환경 변수 BERTLAB_MODEL={env_name}을(를) 따릅니다({detail}).")
         if hub_reachable():
             return Choice("auto", MBERT_ID, False, "허브에 연결되어 원래 강의의 mBERT를 씁니다.")
         if is_cached(MBERT_ID):
