@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import shutil
+from collections import Counter
 from pathlib import Path
 
 import torch
@@ -51,8 +53,6 @@ def evaluate_checkpoint(model_dir: Path, work: Path, max_len: int = 64) -> dict:
     model = BertForPreTraining.from_pretrained(model_dir).eval()
     train_docs = corpus_mod.read_documents(work / "corpus" / "train.txt")
     held_docs = corpus_mod.read_documents(work / "corpus" / "heldout.txt")
-    from collections import Counter
-
     freq = Counter(t for d in pt.encode_documents(tokenizer, train_docs) for s in d for t in s)
     most_frequent_id = freq.most_common(1)[0][0]
     everyday = set(s for d in corpus_mod.read_documents(corpus_mod.TEXT_DIR / "everyday_ko.txt") for s in d)
@@ -67,16 +67,14 @@ def evaluate_checkpoint(model_dir: Path, work: Path, max_len: int = 64) -> dict:
         heldout[name] = pt.evaluate(model, batches, most_frequent_id)
         heldout[name]["documents"] = len(docs)
     sense_rows = corpus_mod.read_senses("eval")
-    senses = pt.sense_separation(model.bert, tokenizer, sense_rows)
-    n_layers = model.config.num_hidden_layers
+    vectors = pt.sense_vectors(model.bert, tokenizer, sense_rows)  # 모든 층을 한 번에
+    senses = pt.separation_from_vectors(vectors)
     senses_by_layer = {
-        str(layer): {w: v["same"] - v["cross"] for w, v in pt.sense_separation(model.bert, tokenizer, sense_rows, layer).items()}
-        for layer in range(n_layers + 1)
+        str(layer): {w: v["same"] - v["cross"] for w, v in pt.separation_from_vectors(vectors, layer).items()}
+        for layer in range(model.config.num_hidden_layers + 1)
     }
     mlm = BertForMaskedLM.from_pretrained(model_dir).eval()
     tok_stats = tok_mod.unk_rate(tokenizer, [s for d in held_docs for s in d])
-    import random
-
     pairs = pt.make_pairs(pt.encode_documents(tokenizer, train_docs), max_len, random.Random(0))
     nsp_random_share = sum(label for *_, label in pairs) / len(pairs)
     return {

@@ -233,21 +233,26 @@ def make_eval_batches(enc_docs, tokenizer, max_len: int, batch_size: int = 64, s
 
 
 @torch.no_grad()
-def sense_separation(bert, tokenizer, rows: list[dict], layer: int = -1) -> dict[str, dict[str, float]]:
-    """다의어마다 같은 뜻 문장 쌍과 다른 뜻 문장 쌍의 평균 코사인 유사도(단어 첫 토큰; 기본은 마지막 층).
-
-    `layer`는 `hidden_states`의 번호입니다(0 = 임베딩 층 출력, -1 = 마지막 층).
-    """
+def sense_vectors(bert, tokenizer, rows: list[dict]) -> list[tuple[str, str, torch.Tensor]]:
+    """다의어 문장마다 (단어, 뜻, 모든 층의 단어 첫 토큰 벡터 [층 수 + 1, 은닉])를 한 번의 실행으로 모읍니다."""
     bert.eval()
-    vecs: dict[str, list[tuple[str, torch.Tensor]]] = {}
+    out = []
     for r in rows:
         enc = tokenizer(r["sentence"], return_tensors="pt", return_offsets_mapping=True)
         offsets = enc.pop("offset_mapping")[0]
         pos = word_token_index(r["sentence"], r["word"], offsets)
-        h = bert(**enc, output_hidden_states=True).hidden_states[layer][0, pos]
-        vecs.setdefault(r["word"], []).append((r["sense"], h))
+        hidden = bert(**enc, output_hidden_states=True).hidden_states
+        out.append((r["word"], r["sense"], torch.stack([h[0, pos] for h in hidden])))
+    return out
+
+
+def separation_from_vectors(vectors: list[tuple[str, str, torch.Tensor]], layer: int = -1) -> dict[str, dict[str, float]]:
+    """`sense_vectors`의 결과에서, 층 `layer`의 같은 뜻 쌍·다른 뜻 쌍 평균 코사인 유사도를 단어별로 계산합니다."""
+    by_word: dict[str, list[tuple[str, torch.Tensor]]] = {}
+    for word, sense, v in vectors:
+        by_word.setdefault(word, []).append((sense, v[layer]))
     out = {}
-    for word, items in vecs.items():
+    for word, items in by_word.items():
         same, cross = [], []
         for i in range(len(items)):
             for j in range(i + 1, len(items)):
@@ -255,6 +260,14 @@ def sense_separation(bert, tokenizer, rows: list[dict], layer: int = -1) -> dict
                 (same if items[i][0] == items[j][0] else cross).append(c)
         out[word] = {"same": float(np.mean(same)), "cross": float(np.mean(cross))}
     return out
+
+
+def sense_separation(bert, tokenizer, rows: list[dict], layer: int = -1) -> dict[str, dict[str, float]]:
+    """다의어마다 같은 뜻 문장 쌍과 다른 뜻 문장 쌍의 평균 코사인 유사도(단어 첫 토큰; 기본은 마지막 층).
+
+    `layer`는 `hidden_states`의 번호입니다(0 = 임베딩 층 출력, -1 = 마지막 층).
+    """
+    return separation_from_vectors(sense_vectors(bert, tokenizer, rows), layer)
 
 
 def word_token_index(sentence: str, word: str, offsets) -> int:
