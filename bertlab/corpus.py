@@ -5,7 +5,8 @@
 1. 오프라인으로 구할 수 있는 한국어 문서: Debian의 한국어 도움말 패키지. 시스템에 설치하지 않고
    `apt-get download`로 받아 `dpkg -x`로 풀어, HTML에서 문단 텍스트를 뽑습니다.
 2. 이 프로젝트가 직접 쓴 문장: `assets/text/everyday_ko.txt`(일상 문단), `assets/text/senses_ko.tsv`의
-   학습용 다의어 문장, `templates_ko.generate()`가 만든 문단.
+   학습용 다의어 문장, `assets/text/senses_paragraphs_ko.txt`(다의어의 뜻마다 쓴 짧은 문단),
+   `templates_ko.generate()`가 만든 문단.
 
 정제(마크업·코드·한국어가 아닌 줄·중복 제거), 문장 분리, 문서 단위 held-out 분할, 통계 집계까지 합니다.
 결과는 '문서 = 문장 목록'이고, 파일로는 한 줄에 한 문장, 문서 사이에 빈 줄을 둡니다.
@@ -169,6 +170,33 @@ def read_senses(split: str | None = None) -> list[dict]:
     return rows
 
 
+def read_sense_paragraphs() -> dict[tuple[str, str], list[list[str]]]:
+    """다의어 문단 파일을 읽습니다: `@낱말<TAB>뜻` 줄이 뜻 묶음을 열고, 그 아래 문단이 빈 줄로 나뉩니다.
+
+    돌려주는 값은 {(낱말, 뜻): [문단(문장 목록), ...]}입니다.
+    """
+    path = TEXT_DIR / "senses_paragraphs_ko.txt"
+    out: dict[tuple[str, str], list[list[str]]] = {}
+    key = None
+    cur: list[str] = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines() + [""], start=1):
+        line = line.strip()
+        if (not line or line.startswith("@")) and cur:
+            out[key].append(cur)
+            cur = []
+        if line.startswith("@"):
+            parts = line[1:].split("\t")
+            if len(parts) != 2:
+                raise ValueError(f"{path.name} {n}번째 줄: '@낱말<TAB>뜻' 꼴이어야 합니다: {line!r}")
+            key = (parts[0], parts[1])
+            out.setdefault(key, [])
+        elif line:
+            if key is None:
+                raise ValueError(f"{path.name} {n}번째 줄: 첫 문단 앞에 '@낱말<TAB>뜻' 줄이 없습니다.")
+            cur.append(line)
+    return out
+
+
 def is_heldout(key: str, percent: int) -> bool:
     """문서 키의 해시로 held-out 여부를 정합니다(실행할 때마다 같은 분할)."""
     return int(hashlib.sha1(key.encode("utf-8")).hexdigest(), 16) % 100 < percent
@@ -226,6 +254,7 @@ def build_corpus(
     for row in read_senses("train"):
         by_sense.setdefault((row["word"], row["sense"]), []).append(row["sentence"])
     sources["senses_ko"] = list(by_sense.values())
+    sources["senses_paragraphs_ko"] = [p for paras in read_sense_paragraphs().values() for p in paras]
     if template_docs:
         from . import templates_ko
 
@@ -245,7 +274,7 @@ def build_corpus(
         train, held = [], []
         for i, doc in enumerate(docs):
             # 직접 쓴 다의어 문장과 템플릿 문단은 모두 학습에; held-out은 실제 문서와 일상 문단에서
-            if name not in {"senses_ko", "templates_ko"} and is_heldout(f"{name}/{i}/{doc[0]}", heldout_percent):
+            if name not in {"senses_ko", "senses_paragraphs_ko", "templates_ko"} and is_heldout(f"{name}/{i}/{doc[0]}", heldout_percent):
                 held.append(doc)
             else:
                 train.append(doc)
