@@ -4,6 +4,10 @@
 
 - 문서 말뭉치에는 한글 음절이 1,200개 남짓뿐이라, 그대로 학습하면 '밥', '먹' 같은 일상 음절이 [UNK]가 됩니다.
   KS X 1001의 상용 한글 2,350자를 단어 첫머리용과 `##` 이어붙임용 두 벌 모두 어휘에 넣습니다.
+- 말뭉치에 자주 나오는 '배를', '눈이' 같은 '낱말+조사'는 WordPiece가 통째로 한 토큰으로 배웁니다. 그러면 책이 다루는
+  다의어(배, 눈, 말, 밤, 차, 다리)의 벡터가 뜻보다 뒤에 붙은 조사에 따라 갈립니다. 이 여섯 낱말에 조사가 붙은 토큰은
+  어휘에서 빼서, mBERT처럼 '배를' → '배' + '##를'로 잘리게 합니다.
+- 'ㅋㅋ', 'ㅠㅠ' 같은 호환용 자모(U+3131–U+3163)도 두 꼴 모두 넣습니다. 빠지면 감정 문장의 'ㅋㅋ'가 [UNK]가 됩니다.
 - transformers 5에서 `BertTokenizerFast(vocab_file=...)`는 경고 없이 5개짜리 어휘를 만듭니다.
   그래서 `tokenizers` 객체를 직접 만들어 넘기고, 저장 후 다시 읽어 어휘 크기를 확인합니다.
 """
@@ -14,6 +18,24 @@ from collections.abc import Iterable
 from pathlib import Path
 
 SPECIAL_TOKENS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+
+# 책이 뜻을 구별해 보는 다의어: 조사가 붙은 꼴을 한 토큰으로 두지 않는다
+STUDIED_WORDS = ("배", "눈", "말", "밤", "차", "다리")
+PARTICLES = (
+    "이", "가", "은", "는", "을", "를", "에", "에서", "에게", "의", "와", "과", "도", "만", "로", "으로",
+    "까지", "부터", "처럼", "보다", "이나", "나", "랑", "이랑", "에는", "에도", "에서는", "으로는", "로는",
+    "에서도", "에게는", "만큼", "마다", "조차", "밖에", "한테", "께", "이다", "였다", "이었다", "인데",
+)
+
+
+def compatibility_jamo() -> list[str]:
+    """호환용 한글 자모 ㄱ–ㅎ, ㅏ–ㅣ(U+3131–U+3163, 51자): 'ㅋㅋ', 'ㅠㅠ' 같은 초성체를 위한 것."""
+    return [chr(c) for c in range(0x3131, 0x3164)]
+
+
+def is_word_with_particle(token: str, words: tuple[str, ...] = STUDIED_WORDS) -> bool:
+    """`token`이 `words` 중 하나에 조사가 붙은 꼴인가('배를' → True, '배우' → False)."""
+    return any(token.startswith(w) and token[len(w):] in PARTICLES for w in words)
 
 
 def ksx1001_hangul() -> list[str]:
@@ -47,18 +69,23 @@ def _build_tokenizer(vocab: dict[str, int]):
 
 
 def train_wordpiece(
-    sentences: Iterable[str], vocab_size: int = 12000, min_frequency: int = 2, cover_syllables: bool = True
+    sentences: Iterable[str],
+    vocab_size: int = 12000,
+    min_frequency: int = 2,
+    cover_syllables: bool = True,
+    split_words: tuple[str, ...] = STUDIED_WORDS,
 ) -> dict[str, int]:
     """문장들로 WordPiece 어휘를 학습해 {토큰: id}를 돌려줍니다(특수 토큰이 0..4번).
 
-    `cover_syllables=True`면 상용 한글 2,350자를 `X`와 `##X` 두 꼴로 모두 넣고, 그만큼 학습 어휘를 줄여
-    전체 크기를 `vocab_size`에 맞춥니다.
+    `cover_syllables=True`면 상용 한글 2,350자와 호환용 자모 51자를 `X`와 `##X` 두 꼴로 모두 넣고, 그만큼
+    학습 어휘를 줄여 전체 크기를 `vocab_size`에 맞춥니다. `split_words`의 낱말에 조사가 붙은 토큰은 빼고,
+    낱말 자체는 어휘에 넣습니다.
     """
     from tokenizers import Tokenizer, normalizers, pre_tokenizers, trainers
     from tokenizers.models import WordPiece
 
-    syllables = ksx1001_hangul() if cover_syllables else []
-    extra = syllables + ["##" + s for s in syllables]
+    syllables = ksx1001_hangul() + compatibility_jamo() if cover_syllables else []
+    extra = list(split_words) + syllables + ["##" + s for s in syllables]
     learn_size = vocab_size - len(extra)
     if learn_size < 1000:
         raise ValueError(f"vocab_size={vocab_size}는 너무 작습니다: 음절 {len(extra)}개를 넣고도 1,000개 이상 남아야 합니다.")
@@ -77,7 +104,8 @@ def train_wordpiece(
     learned = sorted(tok.get_vocab().items(), key=lambda kv: kv[1])
     vocab: dict[str, int] = {}
     for token, _ in learned:
-        vocab.setdefault(token, len(vocab))
+        if not is_word_with_particle(token, split_words):
+            vocab.setdefault(token, len(vocab))
     for token in extra:
         vocab.setdefault(token, len(vocab))
     # 학습 어휘와 음절이 겹친 만큼 남는 자리는 채우지 않는다: 크기는 vocab_size 이하
