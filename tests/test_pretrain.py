@@ -28,6 +28,26 @@ def test_ksx1001_has_2350_syllables():
     assert len(s) == 2350 and "밥" in s and "먹" in s and "똠" not in s
 
 
+def test_word_with_particle_rule():
+    assert T.is_word_with_particle("배를") and T.is_word_with_particle("다리에서")
+    assert not T.is_word_with_particle("배우") and not T.is_word_with_particle("밤나무")
+    assert not T.is_word_with_particle("배") and len(T.compatibility_jamo()) == 51
+
+
+def test_sense_paragraphs_cover_every_sense():
+    paragraphs = C.read_sense_paragraphs()
+    senses = {(r["word"], r["sense"]) for r in C.read_senses("eval")}
+    assert set(paragraphs) == senses
+    eval_sents = {r["sentence"] for r in C.read_senses("eval")}
+    for (word, sense), paras in paragraphs.items():
+        assert len(paras) >= 10, (word, sense)
+        for para in paras:
+            assert not eval_sents.intersection(para)
+            # 문단마다 그 뜻으로 쓰인 낱말이 어절 첫머리에 두 번 이상
+            starts = sum(w.startswith(word) for s in para for w in s.split())
+            assert starts >= 2, (word, sense, para)
+
+
 def test_corpus_split_and_cleaning(work):
     stats = json.loads((work / "corpus" / "stats.json").read_text(encoding="utf-8"))
     assert stats["train"]["sentences"] > 1000 and stats["heldout"]["documents"] > 0
@@ -57,6 +77,11 @@ def test_tokenizer_roundtrip_keeps_vocabulary(work):
     assert len(tok) == len(vocab) > 4700  # 2,350자 × 두 꼴 + 학습 어휘
     assert list(vocab)[:0] == [] and tok.convert_ids_to_tokens(list(range(5))) == T.SPECIAL_TOKENS
     assert "[UNK]" not in tok.tokenize("나는 밥을 먹었다")
+    assert "[UNK]" not in tok.tokenize("완전 대박 ㅋㅋ ㅠㅠ")
+    # 다의어에 조사가 붙은 꼴은 한 토큰이 아니라 낱말 + ## 조사로 잘린다
+    for word in T.STUDIED_WORDS:
+        assert tok.tokenize(f"{word}를 {word}가") == [word, "##를", word, "##가"]
+        assert tok.tokenize(f"{word}에서")[0] == word
     with pytest.raises(ValueError, match="vocab_size"):
         T.train_wordpiece(["가나다"], vocab_size=5000)
 
