@@ -13,6 +13,7 @@ import shutil
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import torch
 
 from . import corpus as corpus_mod
@@ -27,7 +28,27 @@ FILL_MASK_SENTENCES = [  # [MASK]는 어절 하나를 통째로 가린다("[MASK
     "아침에 [MASK] 타고 학교에 갔다.",
     "파일을 저장하려면 [MASK] 메뉴를 누릅니다.",
 ]
-SPLIT_EXAMPLES = ["배 타고 배 먹으니 배 부르다.", "이 영화 정말 재미있어요!", "나는 밥을 먹었다"]
+SPLIT_EXAMPLES = ["배 타고 배 먹으니 배 부르다.", "이 영화 정말 재미있어요!", "나는 밥을 먹었다", "배를 타고 눈을 맞았다 ㅋㅋ"]
+
+
+def senses_summary(senses: dict[str, dict[str, float]], by_layer: dict[str, dict[str, float]] | None = None) -> str:
+    """다의어 표를 몇 문장으로: 몇 낱말에서 같은 뜻 쌍이 더 비슷한지, 차이의 크기, 문맥을 보기 전(0층)과의 비교."""
+    gaps = {w: v["same"] - v["cross"] for w, v in senses.items()}
+    failed = [w for w, g in gaps.items() if g <= 0]
+    if failed:
+        out = (f"다의어의 문맥 벡터는 {len(gaps)}낱말 중 {len(gaps) - len(failed)}낱말에서만 같은 뜻끼리 더 비슷하고, "
+               f"{', '.join(failed)}에서는 뜻을 구별하지 못합니다(위 표).")
+    else:
+        out = (f"다의어의 문맥 벡터는 {len(gaps)}낱말 모두에서 같은 뜻끼리 더 비슷합니다. 같은 뜻 쌍과 다른 뜻 쌍의 평균 코사인 유사도 차이는 "
+               f"{min(gaps.values()):.3f}–{max(gaps.values()):.3f}입니다(위 표).")
+    if by_layer and "0" in by_layer:
+        last = float(np.mean(list(gaps.values())))
+        first = float(np.mean(list(by_layer["0"].values())))
+        if last <= 2 * max(first, 0.0):
+            relation = "보다 크지 않아서" if last <= first else "과 비슷해서"
+            out += (f" 차이의 평균이 마지막 층에서 {last:+.3f}로, 문맥을 보기 전인 0층(임베딩)의 {first:+.3f}{relation} "
+                    "문맥 층이 더하는 뜻 정보는 적습니다.")
+    return out
 
 
 @torch.no_grad()
@@ -143,7 +164,9 @@ def write_model_card(model_dir: Path, work: Path, metrics: dict) -> Path:
         "## 어휘 (WordPiece)",
         "",
         f"`tokenizers`로 학습한 WordPiece, BERT 정규화(소문자화·악센트 제거 없음: 한글이 자모로 분해되지 않음), 어휘 {metrics['tokenizer']['vocab_size']:,}개. "
-        "문서 말뭉치에는 한글 음절이 1,200자 남짓이라, KS X 1001 상용 한글 2,350자를 단어 첫머리용과 `##` 이어붙임용으로 모두 넣었습니다. "
+        "문서 말뭉치에는 한글 음절이 1,200자 남짓이라, KS X 1001 상용 한글 2,350자와 호환용 자모 51자(ㅋ, ㅠ 등)를 단어 첫머리용과 "
+        "`##` 이어붙임용으로 모두 넣었습니다. 책이 뜻을 비교하는 다의어(배, 눈, 말, 밤, 차, 다리)에 조사가 붙은 꼴('배를', '눈이')은 "
+        "어휘에서 빼서, mBERT처럼 낱말과 `##조사`로 잘리게 했습니다(한 토큰으로 두면 그 낱말의 벡터가 뜻보다 조사에 따라 갈립니다). "
         f"held-out 문장의 [UNK] 비율 {metrics['tokenizer']['heldout_unk_rate']:.2%}, 어절당 조각 {metrics['tokenizer']['heldout_pieces_per_word']:.2f}개.",
         "",
     ]
@@ -202,8 +225,8 @@ def write_model_card(model_dir: Path, work: Path, metrics: dict) -> Path:
             lines.append(f"| {p['name']} | {p['config']} | {p['steps']} | {p['time']} | {p['result']} |")
     lines += ["", "## 한계", "",
               f"작은 말뭉치(약 {tr['characters'] / 1e6:.1f}백만 자)와 짧은 학습으로 만든 모델입니다. 문장 구조와 자주 쓰는 표현은 배웠지만 지식이나 긴 문맥은 거의 없습니다. "
-              "다의어의 문맥 벡터는 뜻을 약하게만, 단어에 따라서는 전혀 구별하지 못합니다(위 표). "
-              "강의의 숫자와 그림은 이 모델의 것이며, mBERT에서는 값이 다릅니다.", ""]
+              + senses_summary(metrics["senses"], metrics.get("senses_gap_by_layer"))
+              + " 강의의 숫자와 그림은 이 모델의 것이며, mBERT에서는 값이 다릅니다.", ""]
     path = model_dir / "README.md"
     path.write_text("\n".join(lines), encoding="utf-8")
     return path
