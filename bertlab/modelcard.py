@@ -180,7 +180,8 @@ def write_model_card(model_dir: Path, work: Path, metrics: dict) -> Path:
         f"MLM(토큰의 15 %를 골라 80 % [MASK], 10 % 무작위, 10 % 그대로) + NSP(절반은 실제 다음 문장, 절반은 다른 문서의 문장; "
         f"한 문장짜리 조각은 실제 다음 문장이 없어 늘 무작위가 되므로 학습 쌍의 {metrics['nsp_random_share']:.0%}가 무작위). "
         f"설정: {json.dumps(settings['train'], ensure_ascii=False)}. MLM 로짓은 마스크된 위치에서만 계산합니다. "
-        f"이 2코어 CPU에서 {last['step']:,} 스텝" + (f", 약 {tsec / 60:.0f}분" if tsec else "") + "이 걸렸습니다(다른 작업과 CPU를 나눠 쓰며).",
+        f"이 2코어 CPU에서 torch 스레드 {settings['train'].get('threads', 1)}개로 {last['step']:,} 스텝"
+        + (f", 약 {tsec / 60:.0f}분" if tsec else "") + "이 걸렸습니다.",
         "",
         "재현: `python -m bertlab.pretrain all --work ~/.cache/bertlab/pretrain` 후 `python -m bertlab.modelcard --work ~/.cache/bertlab/pretrain`.",
         "",
