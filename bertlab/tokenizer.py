@@ -88,7 +88,7 @@ def train_wordpiece(
     extra = list(split_words) + syllables + ["##" + s for s in syllables]
     learn_size = vocab_size - len(extra)
     if learn_size < 1000:
-        raise ValueError(f"vocab_size={vocab_size}는 너무 작습니다: 음절 {len(extra)}개를 넣고도 1,000개 이상 남아야 합니다.")
+        raise ValueError(f"vocab_size={vocab_size}는 너무 작습니다: 음절·자모·다의어 {len(extra)}개를 넣고도 학습 어휘가 1,000개 이상 남아야 합니다.")
     tok = Tokenizer(WordPiece(unk_token="[UNK]"))
     tok.normalizer = normalizers.BertNormalizer(
         clean_text=True, handle_chinese_chars=True, strip_accents=False, lowercase=False
