@@ -38,16 +38,23 @@ def _plt():
     return plt
 
 
+def _to_float_array(x) -> np.ndarray | None:
+    """torch.Tensor나 numpy 배열이면 float64 numpy 배열로, 아니면 None."""
+    if hasattr(x, "detach"):  # torch.Tensor
+        return x.detach().cpu().double().numpy()
+    if isinstance(x, np.ndarray):
+        return x.astype(float)
+    return None
+
+
 def _as_2d(matrix, name: str = "matrix") -> tuple[np.ndarray, list | None, list | None]:
     rows = cols = None
     if isinstance(matrix, pd.DataFrame):
         rows, cols = [str(x) for x in matrix.index], [str(x) for x in matrix.columns]
         arr = matrix.to_numpy(dtype=float)
-    elif hasattr(matrix, "detach"):  # torch.Tensor
-        arr = matrix.detach().cpu().double().numpy()
-    elif isinstance(matrix, np.ndarray):
-        arr = matrix.astype(float)
     else:
+        arr = _to_float_array(matrix)
+    if arr is None:
         raise TypeError(
             f"{name} 은(는) torch.Tensor, numpy 배열, DataFrame 중 하나여야 합니다 (받은 것: {type(matrix).__name__})."
         )
@@ -147,11 +154,8 @@ def head_grid(
         matplotlib ``Figure``.
     """
     plt = _plt()
-    if hasattr(layer_attention, "detach"):
-        arr = layer_attention.detach().cpu().double().numpy()
-    elif isinstance(layer_attention, np.ndarray):
-        arr = layer_attention.astype(float)
-    else:
+    arr = _to_float_array(layer_attention)
+    if arr is None:
         raise TypeError(
             f"layer_attention 은(는) torch.Tensor 나 numpy 배열이어야 합니다 (받은 것: {type(layer_attention).__name__})."
         )
