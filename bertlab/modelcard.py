@@ -28,6 +28,13 @@ FILL_MASK_SENTENCES = [  # [MASK]는 어절 하나를 통째로 가린다("[MASK
     "아침에 [MASK] 타고 학교에 갔다.",
     "파일을 저장하려면 [MASK] 메뉴를 누릅니다.",
 ]
+# 이 프로젝트가 직접 쓴 말뭉치 출처의 라이선스 (Debian 문서의 라이선스는 corpus가 stats.json에 적는다)
+OWN_LICENSES = {
+    "everyday_ko": "CC BY 4.0 (이 프로젝트가 씀)",
+    "senses_ko": "CC BY 4.0 (이 프로젝트가 씀)",
+    "senses_paragraphs_ko": "CC BY 4.0 (이 프로젝트가 씀)",
+    "templates_ko": "CC BY 4.0 (이 프로젝트의 템플릿 생성기)",
+}
 SPLIT_EXAMPLES = ["배 타고 배 먹으니 배 부르다.", "이 영화 정말 재미있어요!", "나는 밥을 먹었다", "배를 타고 눈을 맞았다 ㅋㅋ"]
 
 
@@ -147,8 +154,7 @@ def write_model_card(model_dir: Path, work: Path, metrics: dict) -> Path:
         "|---|---|---:|---:|---:|",
     ]
     lic = stats.get("licenses", {})
-    lic.update({"everyday_ko": "CC BY 4.0 (이 프로젝트가 씀)", "senses_ko": "CC BY 4.0 (이 프로젝트가 씀)",
-                "templates_ko": "CC BY 4.0 (이 프로젝트의 템플릿 생성기)"})
+    lic.update(OWN_LICENSES)
     for name, s in stats["sources"].items():
         t = s["train"]
         lines.append(f"| {name} | {lic.get(name, '')} | {t['documents']:,} | {t['sentences']:,} | {t['characters']:,} |")
