@@ -44,8 +44,8 @@ class ModelSize:
 
 @dataclass
 class TrainSettings:
-    # 기본값 = 번들 모델을 만든 설정(모델 카드의 run2). `python -m bertlab.pretrain all`이 그대로 재현한다.
-    steps: int = 6000
+    # 기본값 = 번들 모델을 만든 설정(모델 카드의 run4). `python -m bertlab.pretrain all`이 그대로 재현한다.
+    steps: int = 20000
     batch_size: int = 32
     max_len: int = 48
     lr: float = 5e-4
@@ -55,7 +55,7 @@ class TrainSettings:
     seed: int = 0
     eval_every: int = 500
     save_every: int = 250
-    threads: int = 1  # 코어를 다른 작업과 나눠 쓸 때 2스레드보다 빨랐다(모델 카드의 탐색 기록)
+    threads: int = 2  # 번들 모델은 쉬는 2코어 CPU에서 2스레드로 학습했다. 코어를 다른 작업과 나눠 쓸 때는 1스레드가 빨랐다(탐색 기록)
     bf16: bool = False  # 이 CPU(bf16 연산 장치 없음)에서는 bf16 autocast가 fp32보다 35배 느렸다
 
 
