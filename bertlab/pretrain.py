@@ -56,6 +56,7 @@ class TrainSettings:
     eval_every: int = 500
     save_every: int = 250
     threads: int = 2  # 번들 모델은 쉬는 2코어 CPU에서 2스레드로 학습했다. 코어를 다른 작업과 나눠 쓸 때는 1스레드가 빨랐다(탐색 기록)
+    whole_word: bool = False  # 통단어 마스킹(단어의 ## 조각까지 함께 고름). run4는 False
     bf16: bool = False  # 이 CPU(bf16 연산 장치 없음)에서는 bf16 autocast가 fp32보다 35배 느렸다
 
 
@@ -137,21 +138,40 @@ def mask_tokens(
     generator: torch.Generator,
     prob: float = 0.15,
     all_mask: bool = False,
+    continuation: torch.Tensor | None = None,
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """MLM 마스킹. 특수 토큰이 아닌 위치의 `prob`를 고르고, 고른 위치를 80 % [MASK], 10 % 무작위, 10 % 그대로.
 
     `all_mask=True`면 고른 위치를 모두 [MASK]로 바꿉니다(평가용). 돌려주는 labels는 고르지 않은 곳이 -100.
+    `continuation`(어휘 id마다 '##' 조각인지를 담은 bool 텐서, `continuation_ids`)을 주면 통단어 마스킹:
+    단어(첫 조각 + 뒤따르는 ## 조각들)를 `prob`의 확률로 통째로 고릅니다. 한국어에서는 '다리 ##를'처럼
+    어절이 통째로 가려지므로, 모델이 붙어 있는 조사 대신 문장의 다른 말에서 단서를 찾아야 합니다.
     """
     special = torch.tensor(tokenizer.all_special_ids)
     candidates = ~torch.isin(input_ids, special)
-    selected = (torch.rand(input_ids.shape, generator=generator) < prob) & candidates
+    draw = torch.rand(input_ids.shape, generator=generator) < prob
+    if continuation is None:
+        selected = draw & candidates
+        starts = candidates
+    else:
+        is_cont = continuation[input_ids] & candidates
+        word = torch.cumsum((~is_cont).long(), dim=1)  # 같은 단어의 조각은 같은 번호
+        starts = ~is_cont & candidates
+        # 단어 번호마다 첫 조각의 추첨 결과를 모아(## 조각은 0을 더함) 같은 단어의 모든 조각에 나눠 준다
+        chosen = torch.zeros(input_ids.shape[0], input_ids.shape[1] + 1, dtype=torch.long)
+        chosen.scatter_add_(1, word, (draw & starts).long())
+        selected = chosen.gather(1, word).bool() & candidates
     # 문장마다 최소 한 위치는 고른다
     none = selected.sum(1) == 0
     if none.any():
         for row in torch.nonzero(none).flatten().tolist():
-            cand = torch.nonzero(candidates[row]).flatten()
+            cand = torch.nonzero(starts[row]).flatten()
             if len(cand):
-                selected[row, cand[torch.randint(len(cand), (1,), generator=generator)]] = True
+                pick = cand[torch.randint(len(cand), (1,), generator=generator)]
+                if continuation is None:
+                    selected[row, pick] = True
+                else:
+                    selected[row] = (word[row] == word[row, pick]) & candidates[row]
     labels = torch.where(selected, input_ids, torch.full_like(input_ids, -100))
     inputs = input_ids.clone()
     if all_mask:
@@ -162,6 +182,12 @@ def mask_tokens(
     random_pos = selected & (r >= 0.8) & (r < 0.9)
     inputs[random_pos] = torch.randint(len(special), len(tokenizer), (int(random_pos.sum()),), generator=generator)
     return inputs, labels
+
+
+def continuation_ids(tokenizer) -> torch.Tensor:
+    """어휘 id마다 WordPiece 이어 붙는 조각('##'로 시작)인지: 통단어 마스킹(`mask_tokens`)에 씁니다."""
+    tokens = tokenizer.convert_ids_to_tokens(list(range(len(tokenizer))))
+    return torch.tensor([t.startswith("##") for t in tokens])
 
 
 # ---------------------------------------------------------------- 모델과 손실
@@ -312,6 +338,7 @@ def train(work: Path, settings: TrainSettings, size: ModelSize, log=print) -> Pa
     most_frequent_id = freq.most_common(1)[0][0]
     eval_batches = make_eval_batches(enc_held, tokenizer, settings.max_len)
     sense_rows = corpus_mod.read_senses("eval")
+    continuation = continuation_ids(tokenizer) if settings.whole_word else None
 
     model = new_model(len(tokenizer), size, settings.seed)
     no_decay = ("bias", "LayerNorm.weight")
@@ -342,7 +369,7 @@ def train(work: Path, settings: TrainSettings, size: ModelSize, log=print) -> Pa
                 break
             g.manual_seed(settings.seed * 10_000_019 + step)
             batch = collate(pairs[bi * settings.batch_size : (bi + 1) * settings.batch_size], tokenizer)
-            inputs, labels = mask_tokens(batch["input_ids"], tokenizer, g)
+            inputs, labels = mask_tokens(batch["input_ids"], tokenizer, g, continuation=continuation)
             for group in opt.param_groups:
                 group["lr"] = lr_at(step, settings)
             loss, mlm_loss, nsp_loss, _, _ = pretraining_loss(

@@ -115,6 +115,28 @@ def test_pairs_and_masking(work):
     assert (inputs2[labels2 != -100] == tok.mask_token_id).all()  # 평가: 선택한 위치는 모두 [MASK]
 
 
+def test_whole_word_masking(work):
+    from transformers import AutoTokenizer
+
+    tok = AutoTokenizer.from_pretrained(work / "tokenizer")
+    cont = P.continuation_ids(tok)
+    assert cont.shape == (len(tok),) and cont.any() and not cont[tok.all_special_ids].any()
+    enc = P.encode_documents(tok, C.read_documents(work / "corpus" / "train.txt"))
+    batch = P.collate(P.make_pairs(enc, 48, random.Random(0))[:256], tok)
+    ids = batch["input_ids"]
+    inputs, labels = P.mask_tokens(ids, tok, torch.Generator().manual_seed(0), continuation=cont)
+    sel = labels != -100
+    special = torch.isin(ids, torch.tensor(tok.all_special_ids))
+    assert not (sel & special).any() and (sel.sum(1) > 0).all()
+    # '##' 조각은 바로 앞 조각과 늘 함께 골리거나 함께 빠진다(단어가 통째로)
+    is_cont = cont[ids][:, 1:]
+    assert (sel[:, 1:][is_cont] == sel[:, :-1][is_cont]).all()
+    assert is_cont.sum() > 50 and sel[:, 1:][is_cont].any()  # 시험이 헛돌지 않게: 여러 조각짜리 단어가 실제로 골렸다
+    assert 0.10 < sel.sum() / (~special).sum() < 0.22
+    masked = (inputs[sel] == tok.mask_token_id).float().mean()
+    assert 0.7 < masked < 0.9  # 80/10/10은 조각마다
+
+
 def test_train_resume_export_load(work, tmp_path):
     from transformers import BertForMaskedLM, BertModel
 
