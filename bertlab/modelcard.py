@@ -101,6 +101,7 @@ def evaluate_checkpoint(model_dir: Path, work: Path, max_len: int = 64) -> dict:
         str(layer): {w: v["same"] - v["cross"] for w, v in pt.separation_from_vectors(vectors, layer).items()}
         for layer in range(model.config.num_hidden_layers + 1)
     }
+    following = pt.following_token_breakdown(model.bert, tokenizer, sense_rows)
     mlm = BertForMaskedLM.from_pretrained(model_dir).eval()
     tok_stats = tok_mod.unk_rate(tokenizer, [s for d in held_docs for s in d])
     pairs = pt.make_pairs(pt.encode_documents(tokenizer, train_docs), max_len, random.Random(0))
@@ -111,6 +112,7 @@ def evaluate_checkpoint(model_dir: Path, work: Path, max_len: int = 64) -> dict:
         "nsp_random_share": nsp_random_share,
         "senses": senses,
         "senses_gap_by_layer": senses_by_layer,
+        "senses_following_token": following,
         "fill_mask": {s: fill_mask(mlm, tokenizer, s) for s in FILL_MASK_SENTENCES},
         "tokenizer": {
             "vocab_size": len(tokenizer),
@@ -223,6 +225,14 @@ def write_model_card(model_dir: Path, work: Path, metrics: dict) -> Path:
                   "| 층 | " + " | ".join(words) + " |", "|---|" + "---:|" * len(words)]
         for layer, gaps in by_layer.items():
             lines.append(f"| {layer} | " + " | ".join(f"{gaps[w]:+.3f}" for w in words) + " |")
+    following = metrics.get("senses_following_token")
+    if following:
+        eff = pt.following_token_effects(following)
+        lines += ["", "쌍을 '뜻이 같은가'와 '단어 바로 뒤 토큰(대개 조사)이 같은가'로 나눈 마지막 층의 평균 코사인 유사도:", "",
+                  "| 뜻 | 뒤 토큰 | 평균 코사인 | 쌍 |", "|---|---|---:|---:|"]
+        for r in following:
+            lines.append(f"| {'같음' if r['same_sense'] else '다름'} | {'같음' if r['same_next'] else '다름'} | {r['mean_cosine']:.3f} | {r['pairs']} |")
+        lines += ["", f"다른 조건을 고정했을 때 뒤 토큰이 같으면 코사인이 {eff['next']:+.3f}, 뜻이 같으면 {eff['sense']:+.3f} 오릅니다."]
     lines += ["", "### fill-mask 상위 5개", ""]
     for s, toks in metrics["fill_mask"].items():
         lines.append(f"- `{s}` → {', '.join(toks)}")

@@ -296,6 +296,45 @@ def sense_separation(bert, tokenizer, rows: list[dict], layer: int = -1) -> dict
     return separation_from_vectors(sense_vectors(bert, tokenizer, rows), layer)
 
 
+def following_token_breakdown(bert, tokenizer, rows: list[dict], layer: int = -1) -> list[dict]:
+    """다의어 문장 쌍(같은 단어끼리)을 '뜻이 같은가' × '단어 바로 뒤 토큰이 같은가'로 나눠 평균 코사인 유사도를 셉니다.
+
+    한국어에서 단어 뒤 토큰은 대개 조사(`##를`, `##가` …)입니다. 뜻 차이보다 조사 차이가 벡터를 더 크게 가르는지
+    보는 진단이며, 돌려주는 행은 ``{"same_sense", "same_next", "mean_cosine", "pairs"}``입니다.
+    """
+    vectors = sense_vectors(bert, tokenizer, rows)
+    nexts = []
+    for r in rows:
+        enc = tokenizer(r["sentence"], return_offsets_mapping=True)
+        pos = word_token_index(r["sentence"], r["word"], torch.tensor(enc["offset_mapping"]))
+        nexts.append(enc["input_ids"][pos + 1])
+    groups: dict[tuple[bool, bool], list[float]] = {}
+    for i in range(len(rows)):
+        for j in range(i + 1, len(rows)):
+            if vectors[i][0] != vectors[j][0]:
+                continue
+            c = F.cosine_similarity(vectors[i][2][layer], vectors[j][2][layer], dim=0).item()
+            groups.setdefault((vectors[i][1] == vectors[j][1], nexts[i] == nexts[j]), []).append(c)
+    return [
+        {"same_sense": ss, "same_next": sn, "mean_cosine": float(np.mean(groups[ss, sn])), "pairs": len(groups[ss, sn])}
+        for ss in (True, False) for sn in (True, False) if (ss, sn) in groups
+    ]
+
+
+def following_token_effects(table: list[dict]) -> dict[str, float]:
+    """`following_token_breakdown`의 네 칸에서 두 효과를 뽑습니다(다른 쪽 조건을 고정하고 평균).
+
+    ``next``: 뜻 조건이 같을 때 뒤 토큰까지 같으면 오르는 코사인, ``sense``: 뒤 토큰 조건이 같을 때 뜻까지 같으면 오르는 코사인.
+    """
+    c = {(r["same_sense"], r["same_next"]): r["mean_cosine"] for r in table}
+    if len(c) != 4:
+        raise ValueError(f"네 칸(뜻 같음/다름 × 뒤 토큰 같음/다름)이 모두 있어야 합니다: {sorted(c)}")
+    return {
+        "next": ((c[True, True] - c[True, False]) + (c[False, True] - c[False, False])) / 2,
+        "sense": ((c[True, True] - c[False, True]) + (c[True, False] - c[False, False])) / 2,
+    }
+
+
 def word_token_index(sentence: str, word: str, offsets) -> int:
     """문장에서 `word`로 시작하는 어절의 첫 토큰 위치."""
     starts = [i for i in range(len(sentence)) if sentence.startswith(word, i) and (i == 0 or sentence[i - 1] == " ")]
