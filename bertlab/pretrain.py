@@ -386,18 +386,23 @@ def train(work: Path, settings: TrainSettings, size: ModelSize, log=print) -> Pa
         {"params": [p for n, p in model.named_parameters() if n.endswith(no_decay)], "weight_decay": 0.0},
     ]
     opt = torch.optim.AdamW(groups, lr=settings.lr, betas=(0.9, 0.999), eps=1e-6)
-    step, epoch, resume_bi = 0, 0, 0
+    step, epoch, resume_bi, state = 0, 0, 0, {}
     state_path = work / "state.pt"
     if state_path.exists():
         state = torch.load(state_path, weights_only=False)
         model.load_state_dict(state["model"])
         opt.load_state_dict(state["optimizer"])
         step, epoch, resume_bi = state["step"], state["epoch"], state["next_batch"]
+        if "torch_rng" in state:  # 드롭아웃의 난수까지 이어 받아, 끊기지 않은 학습과 같은 결과가 나오게
+            torch.set_rng_state(state["torch_rng"])
         log(f"체크포인트에서 이어 합니다: step {step}")
     model.train()
     log_path = work / "log.jsonl"
+    if step and log_path.exists():  # 체크포인트 뒤에 적힌 기록(끊기기 직전의 몇 스텝)은 다시 학습하므로 지운다
+        kept = [x for x in log_path.read_text(encoding="utf-8").splitlines() if x.strip() and json.loads(x)["step"] <= step]
+        log_path.write_text("".join(x + "\n" for x in kept), encoding="utf-8")
     g = torch.Generator()
-    t0 = time.time()
+    t0 = time.time() - state.get("sec", 0.0)  # 기록의 'sec'는 이어 한 시간까지 합친 학습 시간
     while step < settings.steps:
         rng = random.Random(settings.seed * 1000 + epoch)
         pairs = make_pairs(enc_train, settings.max_len, rng)
@@ -433,7 +438,8 @@ def train(work: Path, settings: TrainSettings, size: ModelSize, log=print) -> Pa
                 log(json.dumps(record, ensure_ascii=False))
             if step % settings.save_every == 0 or step == settings.steps:
                 _atomic_save({"model": model.state_dict(), "optimizer": opt.state_dict(), "step": step,
-                              "epoch": epoch, "next_batch": bi + 1, "settings": asdict(settings), "size": asdict(size)}, state_path)
+                              "epoch": epoch, "next_batch": bi + 1, "settings": asdict(settings), "size": asdict(size),
+                              "torch_rng": torch.get_rng_state(), "sec": time.time() - t0}, state_path)
         epoch, resume_bi = epoch + 1, 0
     return state_path
 

@@ -158,6 +158,41 @@ def test_train_resume_export_load(work, tmp_path):
         assert next(m.parameters()).dtype == torch.float32  # fp16으로 저장, fp32로 읽힘
 
 
+def test_resume_matches_an_uninterrupted_run(work, tmp_path):
+    """끊었다가 이어 한 학습이 끊기지 않은 학습과 같은 가중치를 내고(드롭아웃 난수까지 이어 받음), 기록에 스텝이 겹치지 않는다."""
+    import shutil
+
+    runs = {}
+    for name in ("straight", "resumed"):
+        w = tmp_path / name
+        for part in ("corpus", "tokenizer"):
+            shutil.copytree(work / part, w / part)
+        runs[name] = w
+    # 체크포인트는 2, 4, 6스텝에, 기록(평가)은 5, 6스텝에 남는다
+    settings = P.TrainSettings(steps=6, batch_size=8, max_len=32, warmup=2, eval_every=5, save_every=2, threads=1)
+    P.train(runs["straight"], settings, TINY, log=lambda *_: None)
+
+    class Interrupted(Exception):
+        pass
+
+    def stop_at_5(line):  # 5스텝의 기록을 쓴 직후, 다음 체크포인트(6스텝) 전에 끊긴다
+        if '"step": 5' in line:
+            raise Interrupted
+
+    with pytest.raises(Interrupted):
+        P.train(runs["resumed"], settings, TINY, log=stop_at_5)
+    assert torch.load(runs["resumed"] / "state.pt", weights_only=False)["step"] == 4
+    P.train(runs["resumed"], settings, TINY, log=lambda *_: None)
+    a, b = (torch.load(w / "state.pt", weights_only=False) for w in runs.values())
+    assert a["step"] == b["step"] == 6
+    for k in a["model"]:
+        assert torch.equal(a["model"][k], b["model"][k]), k
+    records = [json.loads(x) for x in (runs["resumed"] / "log.jsonl").read_text().splitlines()]
+    assert [r["step"] for r in records] == [5, 6]  # 끊기기 전에 적힌 5스텝 기록은 지워지고 다시 적힘
+    straight = [json.loads(x) for x in (runs["straight"] / "log.jsonl").read_text().splitlines()]
+    assert [r["eval"] for r in records] == [r["eval"] for r in straight]
+
+
 def test_word_token_index():
     class Off:
         def __init__(self, v):
