@@ -101,7 +101,7 @@ def evaluate_checkpoint(model_dir: Path, work: Path, max_len: int = 64) -> dict:
         str(layer): {w: v["same"] - v["cross"] for w, v in pt.separation_from_vectors(vectors, layer).items()}
         for layer in range(model.config.num_hidden_layers + 1)
     }
-    following = pt.following_token_breakdown(model.bert, tokenizer, sense_rows)
+    following = pt.following_token_breakdown(vectors)
     mlm = BertForMaskedLM.from_pretrained(model_dir).eval()
     tok_stats = tok_mod.unk_rate(tokenizer, [s for d in held_docs for s in d])
     pairs = pt.make_pairs(pt.encode_documents(tokenizer, train_docs), max_len, random.Random(0))

@@ -24,6 +24,7 @@ import time
 from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import torch
@@ -258,9 +259,18 @@ def make_eval_batches(enc_docs, tokenizer, max_len: int, batch_size: int = 64, s
     return batches
 
 
+class SenseVector(NamedTuple):
+    """다의어 평가 문장 하나: 단어, 뜻, 모든 층의 단어 첫 토큰 벡터 [층 수 + 1, 은닉], 단어 바로 뒤 토큰의 id."""
+
+    word: str
+    sense: str
+    layers: torch.Tensor
+    next_id: int
+
+
 @torch.no_grad()
-def sense_vectors(bert, tokenizer, rows: list[dict]) -> list[tuple[str, str, torch.Tensor]]:
-    """다의어 문장마다 (단어, 뜻, 모든 층의 단어 첫 토큰 벡터 [층 수 + 1, 은닉])를 한 번의 실행으로 모읍니다."""
+def sense_vectors(bert, tokenizer, rows: list[dict]) -> list[SenseVector]:
+    """다의어 문장마다 `SenseVector`를 한 번의 실행으로 모읍니다(모든 층을 함께)."""
     bert.eval()
     out = []
     for r in rows:
@@ -268,24 +278,25 @@ def sense_vectors(bert, tokenizer, rows: list[dict]) -> list[tuple[str, str, tor
         offsets = enc.pop("offset_mapping")[0]
         pos = word_token_index(r["sentence"], r["word"], offsets)
         hidden = bert(**enc, output_hidden_states=True).hidden_states
-        out.append((r["word"], r["sense"], torch.stack([h[0, pos] for h in hidden])))
+        out.append(SenseVector(r["word"], r["sense"], torch.stack([h[0, pos] for h in hidden]), int(enc["input_ids"][0, pos + 1])))
     return out
 
 
-def separation_from_vectors(vectors: list[tuple[str, str, torch.Tensor]], layer: int = -1) -> dict[str, dict[str, float]]:
+def _same_word_pairs(vectors: list[SenseVector], layer: int):
+    """같은 단어의 문장 쌍마다 (앞, 뒤, 층 `layer`에서의 코사인 유사도)."""
+    for i in range(len(vectors)):
+        for j in range(i + 1, len(vectors)):
+            if vectors[i].word == vectors[j].word:
+                a, b = vectors[i], vectors[j]
+                yield a, b, F.cosine_similarity(a.layers[layer], b.layers[layer], dim=0).item()
+
+
+def separation_from_vectors(vectors: list[SenseVector], layer: int = -1) -> dict[str, dict[str, float]]:
     """`sense_vectors`의 결과에서, 층 `layer`의 같은 뜻 쌍·다른 뜻 쌍 평균 코사인 유사도를 단어별로 계산합니다."""
-    by_word: dict[str, list[tuple[str, torch.Tensor]]] = {}
-    for word, sense, v in vectors:
-        by_word.setdefault(word, []).append((sense, v[layer]))
-    out = {}
-    for word, items in by_word.items():
-        same, cross = [], []
-        for i in range(len(items)):
-            for j in range(i + 1, len(items)):
-                c = F.cosine_similarity(items[i][1], items[j][1], dim=0).item()
-                (same if items[i][0] == items[j][0] else cross).append(c)
-        out[word] = {"same": float(np.mean(same)), "cross": float(np.mean(cross))}
-    return out
+    by_word: dict[str, dict[str, list[float]]] = {}
+    for a, b, c in _same_word_pairs(vectors, layer):
+        by_word.setdefault(a.word, {"same": [], "cross": []})["same" if a.sense == b.sense else "cross"].append(c)
+    return {word: {k: float(np.mean(v)) for k, v in groups.items()} for word, groups in by_word.items()}
 
 
 def sense_separation(bert, tokenizer, rows: list[dict], layer: int = -1) -> dict[str, dict[str, float]]:
@@ -296,25 +307,16 @@ def sense_separation(bert, tokenizer, rows: list[dict], layer: int = -1) -> dict
     return separation_from_vectors(sense_vectors(bert, tokenizer, rows), layer)
 
 
-def following_token_breakdown(bert, tokenizer, rows: list[dict], layer: int = -1) -> list[dict]:
-    """다의어 문장 쌍(같은 단어끼리)을 '뜻이 같은가' × '단어 바로 뒤 토큰이 같은가'로 나눠 평균 코사인 유사도를 셉니다.
+def following_token_breakdown(vectors: list[SenseVector], layer: int = -1) -> list[dict]:
+    """`sense_vectors`의 결과에서, 같은 단어의 문장 쌍을 '뜻이 같은가' × '단어 바로 뒤 토큰이 같은가'로 나눠
+    층 `layer`의 평균 코사인 유사도를 셉니다.
 
     한국어에서 단어 뒤 토큰은 대개 조사(`##를`, `##가` …)입니다. 뜻 차이보다 조사 차이가 벡터를 더 크게 가르는지
     보는 진단이며, 돌려주는 행은 ``{"same_sense", "same_next", "mean_cosine", "pairs"}``입니다.
     """
-    vectors = sense_vectors(bert, tokenizer, rows)
-    nexts = []
-    for r in rows:
-        enc = tokenizer(r["sentence"], return_offsets_mapping=True)
-        pos = word_token_index(r["sentence"], r["word"], torch.tensor(enc["offset_mapping"]))
-        nexts.append(enc["input_ids"][pos + 1])
     groups: dict[tuple[bool, bool], list[float]] = {}
-    for i in range(len(rows)):
-        for j in range(i + 1, len(rows)):
-            if vectors[i][0] != vectors[j][0]:
-                continue
-            c = F.cosine_similarity(vectors[i][2][layer], vectors[j][2][layer], dim=0).item()
-            groups.setdefault((vectors[i][1] == vectors[j][1], nexts[i] == nexts[j]), []).append(c)
+    for a, b, c in _same_word_pairs(vectors, layer):
+        groups.setdefault((a.sense == b.sense, a.next_id == b.next_id), []).append(c)
     return [
         {"same_sense": ss, "same_next": sn, "mean_cosine": float(np.mean(groups[ss, sn])), "pairs": len(groups[ss, sn])}
         for ss in (True, False) for sn in (True, False) if (ss, sn) in groups

@@ -48,7 +48,7 @@ def test_following_token_breakdown():
     tok = AutoTokenizer.from_pretrained(bl.MINI_DIR)
     bert = BertModel.from_pretrained(bl.MINI_DIR).eval()
     rows = bl.corpus.read_senses("eval")
-    table = bl.pretrain.following_token_breakdown(bert, tok, rows)
+    table = bl.pretrain.following_token_breakdown(bl.pretrain.sense_vectors(bert, tok, rows))
     pairs = {(r["same_sense"], r["same_next"]): r["pairs"] for r in table}
     # 같은 단어 안의 쌍만 센다: 배는 뜻 3개, 나머지 다섯 단어는 뜻 2개, 뜻마다 6문장
     assert pairs[True, True] + pairs[True, False] == 3 * 15 + 5 * 2 * 15
@@ -56,6 +56,6 @@ def test_following_token_breakdown():
     assert all(-1 <= r["mean_cosine"] <= 1 for r in table)
     # 같은 문장 두 개는 뜻도 뒤 토큰도 같고 코사인이 1
     same = [dict(rows[0]), dict(rows[0])]
-    assert bl.pretrain.following_token_breakdown(bert, tok, same) == [
+    assert bl.pretrain.following_token_breakdown(bl.pretrain.sense_vectors(bert, tok, same)) == [
         {"same_sense": True, "same_next": True, "mean_cosine": pytest.approx(1.0, abs=1e-5), "pairs": 1}
     ]
