@@ -157,15 +157,24 @@ def write_documents(docs: list[list[str]], path: Path) -> None:
     Path(path).write_text("\n\n".join("\n".join(d) for d in docs) + "\n", encoding="utf-8")
 
 
+SENSE_SPLITS = ("train", "eval", "eval_particle")
+
+
 def read_senses(split: str | None = None) -> list[dict]:
-    """다의어 문장 표(`senses_ko.tsv`)를 dict 목록으로 읽습니다. split='train' 또는 'eval'로 거를 수 있습니다."""
+    """다의어 문장 표(`senses_ko.tsv`)를 dict 목록으로 읽습니다. `split`으로 거를 수 있습니다.
+
+    - ``"train"``: 학습 말뭉치에 들어가는 문장
+    - ``"eval"``: 평가 문장(뜻마다 6개, 단어 뒤 조사는 제각각)
+    - ``"eval_particle"``: 조사를 고정한 평가 문장. 한 단어의 문장은 모두 목적격 조사(을/를)가 바로 뒤에 붙어서,
+      같은 뜻 쌍과 다른 뜻 쌍의 차이가 조사가 아니라 문장의 나머지에서만 나옵니다.
+    """
     path = TEXT_DIR / "senses_ko.tsv"
     lines = path.read_text(encoding="utf-8").splitlines()
     header = lines[0].split("\t")
     rows = [dict(zip(header, ln.split("\t"))) for ln in lines[1:] if ln.strip()]
     if split is not None:
-        if split not in {"train", "eval"}:
-            raise ValueError(f"split은 'train' 또는 'eval'이어야 합니다 (받은 값: {split!r}).")
+        if split not in SENSE_SPLITS:
+            raise ValueError(f"split은 {', '.join(map(repr, SENSE_SPLITS))} 중 하나여야 합니다 (받은 값: {split!r}).")
         rows = [r for r in rows if r["split"] == split]
     return rows
 
@@ -260,7 +269,7 @@ def build_corpus(
 
         sources["templates_ko"] = templates_ko.generate(template_docs, seed=seed)
 
-    eval_sentences = {r["sentence"] for r in read_senses("eval")}
+    eval_sentences = {r["sentence"] for r in read_senses() if r["split"] != "train"}
     seen: set[str] = set(eval_sentences)
     corpus = Corpus()
     per_source = {}

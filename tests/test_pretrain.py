@@ -54,8 +54,32 @@ def test_corpus_split_and_cleaning(work):
     train = {s for d in C.read_documents(work / "corpus" / "train.txt") for s in d}
     held = {s for d in C.read_documents(work / "corpus" / "heldout.txt") for s in d}
     assert not (train & held), "held-out 문장이 학습 말뭉치에 섞였다"
-    eval_sents = {r["sentence"] for r in C.read_senses("eval")}
+    eval_sents = {r["sentence"] for r in C.read_senses() if r["split"] != "train"}
+    assert len(eval_sents) == len(C.read_senses("eval")) + len(C.read_senses("eval_particle"))
     assert not (train & eval_sents), "다의어 평가 문장이 학습 말뭉치에 섞였다"
+
+
+def test_particle_controlled_sense_sentences():
+    """eval_particle 문장: 뜻마다 8개, 단어는 문장에 한 번만 어절 첫머리에 나오고 늘 목적격 조사(을/를)가 붙는다."""
+    from collections import Counter
+
+    from transformers import AutoTokenizer
+
+    from bertlab import MINI_DIR
+    from bertlab.templates_ko import josa
+
+    rows = C.read_senses("eval_particle")
+    assert set(Counter((r["word"], r["sense"]) for r in rows).values()) == {8}
+    assert {(r["word"], r["sense"]) for r in rows} == {(r["word"], r["sense"]) for r in C.read_senses("eval")}
+    assert not {r["sentence"] for r in rows} & {r["sentence"] for r in C.read_senses("eval")}
+    tok = AutoTokenizer.from_pretrained(MINI_DIR)
+    for r in rows:
+        word, sentence = r["word"], r["sentence"]
+        starts = [w for w in sentence.split() if w.startswith(word)]
+        assert starts == [josa(word, "을/를")], sentence
+        pieces = tok.tokenize(sentence)
+        k = pieces.index(word)
+        assert pieces[k + 1] == "##" + starts[0][len(word):], (sentence, pieces)
 
 
 def test_cleaning_rules():
@@ -65,7 +89,7 @@ def test_cleaning_rules():
     assert not C.is_clean_sentence("This is English only text here.")
     blocks = C.html_blocks("<html><body><p>첫 문단입니다.</p><pre>code 코드</pre><p>둘째 문단입니다.</p></body></html>")
     assert blocks == ["첫 문단입니다.", "둘째 문단입니다."]
-    with pytest.raises(ValueError, match="split"):
+    with pytest.raises(ValueError, match="eval_particle"):
         C.read_senses("test")
 
 
