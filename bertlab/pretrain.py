@@ -299,6 +299,37 @@ def separation_from_vectors(vectors: list[SenseVector], layer: int = -1) -> dict
     return {word: {k: float(np.mean(v)) for k, v in groups.items()} for word, groups in by_word.items()}
 
 
+SENSE_PERMUTATIONS = 2000  # 다의어 순열 검정에서 뜻 이름표를 섞는 횟수
+
+
+def sense_gap_p_values(
+    vectors: list[SenseVector], layer: int = -1, permutations: int = SENSE_PERMUTATIONS, seed: int = 0
+) -> dict[str, float]:
+    """단어별 순열 검정: 뜻 이름표를 무작위로 섞어도(뜻마다 문장 수는 그대로) 차이(같은 뜻 − 다른 뜻)가 관측값 이상으로
+    나오는 비율(p값, 한쪽 검정). 작을수록 차이가 우연으로 설명되기 어렵습니다. 같은 `seed`면 늘 같은 값입니다.
+
+    평가 문장이 뜻마다 몇 개뿐이라, 뜻과 무관한 요인(낱말의 위치, 주변 낱말)만으로도 차이가 ±0.01–0.02쯤 생깁니다.
+    차이가 0보다 큰지만 보지 않고 그 크기가 우연히 나올 만한지를 함께 보려는 것입니다.
+    """
+    if permutations < 1:
+        raise ValueError(f"permutations는 1 이상이어야 합니다 (받은 값: {permutations}).")
+    rng = np.random.default_rng(seed)
+    out = {}
+    for word in dict.fromkeys(v.word for v in vectors):
+        group = [v for v in vectors if v.word == word]
+        codes = np.unique([v.sense for v in group], return_inverse=True)[1]
+        if codes.max() == 0:
+            raise ValueError(f"'{word}'의 평가 문장에 뜻이 하나뿐이라 같은 뜻 쌍과 다른 뜻 쌍을 비교할 수 없습니다.")
+        x = F.normalize(torch.stack([v.layers[layer] for v in group]).float(), dim=1)
+        upper = np.triu_indices(len(group), 1)
+        cos = (x @ x.T).numpy()[upper]
+        labels = np.vstack([codes] + [rng.permutation(codes) for _ in range(permutations)])
+        same = labels[:, upper[0]] == labels[:, upper[1]]  # [1 + 순열 수, 쌍 수]
+        gaps = (same * cos).sum(1) / same.sum(1) - (~same * cos).sum(1) / (~same).sum(1)
+        out[word] = float((np.sum(gaps[1:] >= gaps[0] - 1e-9) + 1) / (permutations + 1))
+    return out
+
+
 def sense_separation(bert, tokenizer, rows: list[dict], layer: int = -1) -> dict[str, dict[str, float]]:
     """다의어마다 같은 뜻 문장 쌍과 다른 뜻 문장 쌍의 평균 코사인 유사도(단어 첫 토큰; 기본은 마지막 층).
 

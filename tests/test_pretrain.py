@@ -228,3 +228,23 @@ def test_word_token_index():
     assert P.word_token_index("나는 배를 탔다", "배", Off([(0, 0), (0, 1), (1, 2), (3, 4), (4, 5), (6, 8), (0, 0)])) == 3
     with pytest.raises(ValueError, match="어절"):
         P.word_token_index("나는 밥을 먹었다", "배", Off([]))
+
+
+def test_sense_gap_p_values():
+    """순열 검정: 뜻이 완벽히 갈리는 벡터는 p가 아주 작고, 뜻과 무관한 벡터는 p = 1, 뜻이 하나뿐이면 오류."""
+
+    def vectors(word, points):
+        return [P.SenseVector(word, sense, torch.tensor([[x, y]]), 0) for sense, (x, y) in points]
+
+    g = torch.Generator().manual_seed(0)
+    noise = (0.05 * torch.randn(12, 2, generator=g)).tolist()
+    split = vectors("배", [("boat", (1 + a, b)) for a, b in noise[:6]] + [("pear", (a, 1 + b)) for a, b in noise[6:]])
+    same = vectors("눈", [("eye", (1.0, 1.0))] * 6 + [("snow", (1.0, 1.0))] * 6)
+    p = P.sense_gap_p_values(split + same, permutations=500)
+    # 12문장을 6:6으로 나누는 924가지 중 관측값만큼 큰 것은 관측 자신과 뜻을 맞바꾼 것 둘뿐
+    assert p["배"] < 0.02 and p["눈"] == 1.0
+    assert P.sense_gap_p_values(split, permutations=500) == {"배": p["배"]}  # 같은 seed면 같은 값
+    with pytest.raises(ValueError, match="뜻이 하나뿐"):
+        P.sense_gap_p_values(vectors("말", [("horse", (1.0, 0.0)), ("horse", (0.0, 1.0))]))
+    with pytest.raises(ValueError, match="permutations"):
+        P.sense_gap_p_values(split, permutations=0)
