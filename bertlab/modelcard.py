@@ -38,22 +38,51 @@ OWN_LICENSES = {
 SPLIT_EXAMPLES = ["배 타고 배 먹으니 배 부르다.", "이 영화 정말 재미있어요!", "나는 밥을 먹었다", "배를 타고 눈을 맞았다 ㅋㅋ"]
 
 
-def senses_summary(senses: dict[str, dict[str, float]], by_layer: dict[str, dict[str, float]] | None = None) -> str:
-    """다의어 표를 몇 문장으로: 몇 낱말에서 같은 뜻 쌍이 더 비슷한지, 차이의 크기, 문맥을 보기 전(0층)과의 비교."""
-    gaps = {w: v["same"] - v["cross"] for w, v in senses.items()}
+SIGNIFICANCE = 0.05  # 순열 검정 p값의 기준
+
+
+def _gaps(senses: dict[str, dict[str, float]]) -> dict[str, float]:
+    return {w: v["same"] - v["cross"] for w, v in senses.items()}
+
+
+def senses_summary(metrics: dict) -> str:
+    """다의어 결과를 몇 문장으로: 두 평가 문장 묶음에서 몇 낱말이 같은 뜻끼리 더 비슷한지, 그 차이가 우연을 넘는지(순열 검정),
+    문맥을 보기 전(0층)과의 비교. 모델 카드와 웹사이트 부록이 같은 문장을 씁니다."""
+    gaps = _gaps(metrics["senses"])
     failed = [w for w, g in gaps.items() if g <= 0]
     if failed:
-        out = (f"다의어의 문맥 벡터는 {len(gaps)}낱말 중 {len(gaps) - len(failed)}낱말에서만 같은 뜻끼리 더 비슷하고, "
-               f"{', '.join(failed)}에서는 뜻을 구별하지 못합니다(위 표).")
+        out = (f"다의어의 문맥 벡터(마지막 층)는 조사가 제각각인 평가 문장에서 {len(gaps)}낱말 중 {len(gaps) - len(failed)}낱말에서만 "
+               f"같은 뜻끼리 더 비슷하고, {', '.join(failed)}에서는 뜻을 구별하지 못합니다.")
     else:
-        out = (f"다의어의 문맥 벡터는 {len(gaps)}낱말 모두에서 같은 뜻끼리 더 비슷합니다. 같은 뜻 쌍과 다른 뜻 쌍의 평균 코사인 유사도 차이는 "
-               f"{min(gaps.values()):.3f}–{max(gaps.values()):.3f}입니다(위 표).")
+        out = (f"다의어의 문맥 벡터(마지막 층)는 조사가 제각각인 평가 문장에서 {len(gaps)}낱말 모두 같은 뜻끼리 더 비슷합니다"
+               f"(차이 {min(gaps.values()):+.3f}–{max(gaps.values()):+.3f}).")
+    particle = metrics.get("senses_particle")
+    p_values = metrics.get("senses_p", {}).get("eval_particle")
+    if particle and p_values:
+        pg = _gaps(particle)
+        pfailed = [w for w, g in pg.items() if g <= 0]
+        if pfailed:
+            out += (f" 조사를 을/를로 고정한 평가 문장에서는 {len(pg) - len(pfailed)}낱말에서 같은 뜻끼리 더 비슷하고 "
+                    f"{', '.join(pfailed)}에서는 아닙니다.")
+        else:
+            out += (f" 조사를 을/를로 고정한 평가 문장에서는 {len(pg)}낱말 모두 같은 뜻끼리 더 비슷합니다"
+                    f"(차이 {min(pg.values()):+.3f}–{max(pg.values()):+.3f}).")
+        clear = [w for w, p in p_values.items() if p < SIGNIFICANCE]
+        unclear = [w for w, p in p_values.items() if p >= SIGNIFICANCE]
+        if unclear:
+            out += (f" 다만 순열 검정으로 그 차이가 우연으로 보기 어려운(p < {SIGNIFICANCE}) 낱말은 "
+                    + (f"{len(clear)}개({', '.join(clear)})이고, " if clear else "하나도 없고, ")
+                    + ", ".join(f"{w}(p = {p_values[w]:.2f})" for w in unclear)
+                    + "의 차이는 뜻을 무작위로 섞어도 흔히 나오는 크기입니다.")
+        else:
+            out += f" 순열 검정으로 보면 {len(p_values)}낱말 모두 그 차이가 우연으로 보기 어렵습니다(p < {SIGNIFICANCE})."
+    by_layer = metrics.get("senses_gap_by_layer")
     if by_layer and "0" in by_layer:
         last = float(np.mean(list(gaps.values())))
         first = float(np.mean(list(by_layer["0"].values())))
         if last <= 2 * max(first, 0.0):
             relation = "보다 크지 않아서" if last <= first else "과 비슷해서"
-            out += (f" 차이의 평균이 마지막 층에서 {last:+.3f}로, 문맥을 보기 전인 0층(임베딩)의 {first:+.3f}{relation} "
+            out += (f" 조사가 제각각인 문장에서 차이의 평균이 마지막 층 {last:+.3f}로, 문맥을 보기 전인 0층(임베딩)의 {first:+.3f}{relation} "
                     "문맥 층이 더하는 뜻 정보는 적습니다.")
     return out
 
@@ -102,6 +131,7 @@ def evaluate_checkpoint(model_dir: Path, work: Path, max_len: int = 64) -> dict:
         for layer in range(model.config.num_hidden_layers + 1)
     }
     following = pt.following_token_breakdown(vectors)
+    particle_vectors = pt.sense_vectors(model.bert, tokenizer, corpus_mod.read_senses("eval_particle"))
     mlm = BertForMaskedLM.from_pretrained(model_dir).eval()
     tok_stats = tok_mod.unk_rate(tokenizer, [s for d in held_docs for s in d])
     pairs = pt.make_pairs(pt.encode_documents(tokenizer, train_docs), max_len, random.Random(0))
@@ -113,6 +143,8 @@ def evaluate_checkpoint(model_dir: Path, work: Path, max_len: int = 64) -> dict:
         "senses": senses,
         "senses_gap_by_layer": senses_by_layer,
         "senses_following_token": following,
+        "senses_particle": pt.separation_from_vectors(particle_vectors),
+        "senses_p": {"eval": pt.sense_gap_p_values(vectors), "eval_particle": pt.sense_gap_p_values(particle_vectors)},
         "fill_mask": {s: fill_mask(mlm, tokenizer, s) for s in FILL_MASK_SENTENCES},
         "tokenizer": {
             "vocab_size": len(tokenizer),
@@ -122,6 +154,16 @@ def evaluate_checkpoint(model_dir: Path, work: Path, max_len: int = 64) -> dict:
         },
         "size_mb": round(sum(p.stat().st_size for p in model_dir.iterdir() if p.suffix == ".safetensors") / 2**20, 2),
     }
+
+
+def _sense_table(senses: dict[str, dict[str, float]], p_values: dict[str, float] | None) -> list[str]:
+    """다의어 표(마크다운 줄): 같은 뜻 쌍, 다른 뜻 쌍, 차이, (있으면) 순열 검정 p값."""
+    head = "| 단어 | 같은 뜻 쌍 | 다른 뜻 쌍 | 차이 |" + (" p값 |" if p_values else "")
+    lines = [head, "|---|---:|---:|---:|" + ("---:|" if p_values else "")]
+    for w, v in senses.items():
+        row = f"| {w} | {v['same']:.3f} | {v['cross']:.3f} | {v['same'] - v['cross']:+.3f} |"
+        lines.append(row + (f" {p_values[w]:.3f} |" if p_values else ""))
+    return lines
 
 
 def _pct(x: float) -> str:
@@ -211,13 +253,12 @@ def write_model_card(model_dir: Path, work: Path, metrics: dict) -> Path:
         "",
         "### 다의어의 문맥 벡터",
         "",
-        "학습에 쓰지 않은 다의어 평가 문장(뜻마다 6개)에서, 마지막 층의 단어 첫 토큰 벡터의 평균 코사인 유사도입니다.",
+        "학습에 쓰지 않은 다의어 평가 문장(뜻마다 6개, 단어 뒤 조사는 제각각)에서, 마지막 층의 단어 첫 토큰 벡터의 평균 코사인 유사도입니다. "
+        f"p값은 순열 검정({pt.SENSE_PERMUTATIONS:,}번)으로, 뜻 이름표를 무작위로 섞었을 때 차이가 관측값 이상으로 나오는 비율입니다.",
         "",
-        "| 단어 | 같은 뜻 쌍 | 다른 뜻 쌍 | 차이 |",
-        "|---|---:|---:|---:|",
     ]
-    for w, v in metrics["senses"].items():
-        lines.append(f"| {w} | {v['same']:.3f} | {v['cross']:.3f} | {v['same'] - v['cross']:+.3f} |")
+    p_values = metrics.get("senses_p", {})
+    lines += _sense_table(metrics["senses"], p_values.get("eval"))
     by_layer = metrics.get("senses_gap_by_layer", {})
     if by_layer:
         words = list(metrics["senses"])
@@ -233,6 +274,12 @@ def write_model_card(model_dir: Path, work: Path, metrics: dict) -> Path:
         for r in following:
             lines.append(f"| {'같음' if r['same_sense'] else '다름'} | {'같음' if r['same_next'] else '다름'} | {r['mean_cosine']:.3f} | {r['pairs']} |")
         lines += ["", f"다른 조건을 고정했을 때 뒤 토큰이 같으면 코사인이 {eff['next']:+.3f}, 뜻이 같으면 {eff['sense']:+.3f} 오릅니다."]
+    if metrics.get("senses_particle"):
+        lines += ["", "### 조사를 고정한 평가 문장", "",
+                  "위 평가 문장에서는 같은 뜻 쌍과 다른 뜻 쌍의 차이에 조사의 차이가 섞입니다. 그래서 조사를 고정한 평가 문장을 따로 썼습니다: "
+                  "뜻마다 8개, 한 단어의 문장은 모두 단어 바로 뒤에 목적격 조사(을/를)가 붙습니다(예: '배를 띄우고'와 '배를 얇게 썰어'). "
+                  "학습에 쓰지 않았고, 어떤 모델로도 재기 전에 커밋했습니다(890b63a).", ""]
+        lines += _sense_table(metrics["senses_particle"], p_values.get("eval_particle"))
     lines += ["", "### fill-mask 상위 5개", ""]
     for s, toks in metrics["fill_mask"].items():
         lines.append(f"- `{s}` → {', '.join(toks)}")
@@ -242,7 +289,7 @@ def write_model_card(model_dir: Path, work: Path, metrics: dict) -> Path:
             lines.append(f"| {p['name']} | {p['config']} | {p['steps']} | {p['time']} | {p['result']} |")
     lines += ["", "## 한계", "",
               f"작은 말뭉치(약 {tr['characters'] / 1e6:.1f}백만 자)와 짧은 학습으로 만든 모델입니다. 문장 구조와 자주 쓰는 표현은 배웠지만 지식이나 긴 문맥은 거의 없습니다. "
-              + senses_summary(metrics["senses"], metrics.get("senses_gap_by_layer"))
+              + senses_summary(metrics)
               + " 강의의 숫자와 그림은 이 모델의 것이며, mBERT에서는 값이 다릅니다.", ""]
     path = model_dir / "README.md"
     path.write_text("\n".join(lines), encoding="utf-8")

@@ -25,10 +25,16 @@ def test_card_matches_weights(metrics):
     for sentence, top5 in metrics["fill_mask"].items():
         assert bl.modelcard.fill_mask(mlm, tok, sentence) == top5, sentence
     bert = BertModel.from_pretrained(bl.MINI_DIR).eval()
-    live = bl.pretrain.sense_separation(bert, tok, bl.corpus.read_senses("eval"))
-    for word, v in metrics["senses"].items():
-        assert live[word]["same"] == pytest.approx(v["same"], abs=1e-4)
-        assert live[word]["cross"] == pytest.approx(v["cross"], abs=1e-4)
+    for split, key in (("eval", "senses"), ("eval_particle", "senses_particle")):
+        vectors = bl.pretrain.sense_vectors(bert, tok, bl.corpus.read_senses(split))
+        live = bl.pretrain.separation_from_vectors(vectors)
+        assert set(live) == set(metrics[key]) == {"배", "눈", "말", "밤", "차", "다리"}
+        for word, v in metrics[key].items():
+            assert live[word]["same"] == pytest.approx(v["same"], abs=1e-4)
+            assert live[word]["cross"] == pytest.approx(v["cross"], abs=1e-4)
+        # p값의 해상도는 1/2001: 다른 CPU에서는 부동소수점 반올림이 달라 경계의 순열 몇 개가 뒤바뀔 수 있다
+        live_p = bl.pretrain.sense_gap_p_values(vectors)
+        assert live_p == pytest.approx(metrics["senses_p"][split], abs=3e-3)
 
 
 def test_card_reports_the_bars(metrics):
