@@ -127,7 +127,7 @@ def evaluate_checkpoint(model_dir: Path, work: Path, max_len: int = 64) -> dict:
     vectors = pt.sense_vectors(model.bert, tokenizer, sense_rows)  # 모든 층을 한 번에
     senses = pt.separation_from_vectors(vectors)
     senses_by_layer = {
-        str(layer): {w: v["same"] - v["cross"] for w, v in pt.separation_from_vectors(vectors, layer).items()}
+        str(layer): _gaps(pt.separation_from_vectors(vectors, layer))
         for layer in range(model.config.num_hidden_layers + 1)
     }
     following = pt.following_token_breakdown(vectors)

@@ -320,9 +320,8 @@ def sense_gap_p_values(
         codes = np.unique([v.sense for v in group], return_inverse=True)[1]
         if codes.max() == 0:
             raise ValueError(f"'{word}'의 평가 문장에 뜻이 하나뿐이라 같은 뜻 쌍과 다른 뜻 쌍을 비교할 수 없습니다.")
-        x = F.normalize(torch.stack([v.layers[layer] for v in group]).float(), dim=1)
+        cos = np.array([c for _, _, c in _same_word_pairs(group, layer)])  # (i, j) 쌍의 순서가 triu_indices와 같다
         upper = np.triu_indices(len(group), 1)
-        cos = (x @ x.T).numpy()[upper]
         labels = np.vstack([codes] + [rng.permutation(codes) for _ in range(permutations)])
         same = labels[:, upper[0]] == labels[:, upper[1]]  # [1 + 순열 수, 쌍 수]
         gaps = (same * cos).sum(1) / same.sum(1) - (~same * cos).sum(1) / (~same).sum(1)
