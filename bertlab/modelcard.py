@@ -233,7 +233,10 @@ def write_model_card(model_dir: Path, work: Path, metrics: dict) -> Path:
         f"이 2코어 CPU에서 torch 스레드 {settings['train'].get('threads', 1)}개로 {last['step']:,} 스텝"
         + (f", 약 {tsec / 60:.0f}분" if tsec else "") + "이 걸렸습니다.",
         "",
-        "재현: `python -m bertlab.pretrain all --work ~/.cache/bertlab/pretrain` 후 `python -m bertlab.modelcard --work ~/.cache/bertlab/pretrain`.",
+        "재현: `python -m bertlab.pretrain all --work ~/.cache/bertlab/pretrain --tokenizer-from bertlab/assets/mini-bert` 후 "
+        "`python -m bertlab.modelcard --work ~/.cache/bertlab/pretrain`. 학습은 시드가 고정되어 있어 어휘가 같으면 같은 가중치가 나옵니다. "
+        "`--tokenizer-from`을 빼면 어휘도 새로 학습하는데, `tokenizers`의 WordPiece 학습기는 빈도가 같은 후보의 순서를 실행마다 "
+        "무작위로 정하므로 같은 말뭉치에서도 토큰 id 수천 개의 자리와 토큰 몇 개가 달라지고, 그래서 품질은 비슷하지만 가중치는 다른 모델이 나옵니다.",
         "",
         "## 품질 (held-out)",
         "",

@@ -2,9 +2,9 @@
 
 한 번에 재현하는 명령::
 
-    python -m bertlab.pretrain all --work ~/.cache/bertlab/pretrain --out bertlab/assets/mini-bert
+    python -m bertlab.pretrain all --work ~/.cache/bertlab/pretrain --tokenizer-from bertlab/assets/mini-bert
 
-`all`은 말뭉치 구축 → WordPiece 학습 → 사전학습(체크포인트에서 이어 하기) → 평가 → 내보내기를 차례로 합니다.
+`all`은 말뭉치 구축 → WordPiece 학습(`--tokenizer-from`이 있으면 그 어휘를 씀) → 사전학습(체크포인트에서 이어 하기) → 평가 → 내보내기를 차례로 합니다.
 중간에 끊겨도 같은 명령을 다시 실행하면 마지막 체크포인트에서 이어집니다.
 
 품질은 '선택된 모든 위치를 [MASK]로 바꾼' 입력에서 잽니다. 80/10/10 그대로 재면, 바꾸지 않은 10 %를
@@ -499,13 +499,28 @@ def export(work: Path, out_dir: Path) -> Path:
     return out_dir
 
 
-def build(work: Path, template_docs: int, vocab_size: int, use_debian: bool = True, log=print) -> None:
-    """말뭉치와 토크나이저를 만듭니다(이미 있으면 건너뜀)."""
+def build(
+    work: Path, template_docs: int, vocab_size: int, use_debian: bool = True, tokenizer_from: Path | None = None, log=print
+) -> None:
+    """말뭉치와 토크나이저를 만듭니다(이미 있으면 건너뜀).
+
+    `tokenizers`의 WordPiece 학습기는 빈도가 같은 후보의 순서를 실행마다 무작위로 정하므로, 같은 말뭉치로도 어휘가 몇 토큰,
+    토큰 id가 여러 곳 달라지고 따라서 학습된 가중치도 달라집니다. 번들 모델을 그대로 재현하려면 `tokenizer_from`에 번들 모델
+    폴더를 주어 그 어휘를 씁니다(학습 자체는 시드가 고정되어 있어 같은 어휘면 같은 가중치가 나옵니다).
+    """
     work = Path(work)
+    if tokenizer_from is not None and not (Path(tokenizer_from) / "tokenizer.json").exists():
+        raise FileNotFoundError(f"--tokenizer-from: {tokenizer_from}에 tokenizer.json이 없습니다.")
     if not (work / "corpus" / "train.txt").exists():
         c = corpus_mod.build_corpus(work / "debian", template_docs=template_docs, use_debian=use_debian)
         corpus_mod.save_corpus(c, work / "corpus")
         log(json.dumps({"corpus": c.stats["train"], "heldout": c.stats["heldout"]}, ensure_ascii=False))
+    if tokenizer_from is not None and not (work / "tokenizer" / "tokenizer.json").exists():
+        from transformers import AutoTokenizer
+
+        hf = AutoTokenizer.from_pretrained(tokenizer_from)
+        tok_mod.save_tokenizer(hf, work / "tokenizer")
+        log(f"어휘 {len(hf)}개({tokenizer_from}에서 가져옴)")
     if not (work / "tokenizer" / "tokenizer.json").exists():
         docs = corpus_mod.read_documents(work / "corpus" / "train.txt")
         vocab = tok_mod.train_wordpiece((s for d in docs for s in d), vocab_size=vocab_size)
@@ -522,6 +537,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--template-docs", type=int, default=2000)
     p.add_argument("--vocab-size", type=int, default=12000)
     p.add_argument("--no-debian", action="store_true", help="Debian 문서 없이 직접 쓴 문장만(테스트용)")
+    p.add_argument("--tokenizer-from", type=Path, default=None,
+                   help="어휘를 새로 학습하지 않고 이 폴더(예: bertlab/assets/mini-bert)의 토크나이저를 씀: 번들 모델을 그대로 재현할 때")
     for f in ModelSize.__dataclass_fields__.values():
         p.add_argument("--" + f.name.replace("_", "-"), type=f.type if f.type != "int" else int, default=f.default)
     for f in TrainSettings.__dataclass_fields__.values():
@@ -534,7 +551,7 @@ def main(argv: list[str] | None = None) -> None:
     settings = TrainSettings(**{k: getattr(a, k) for k in TrainSettings.__dataclass_fields__})
     a.work.mkdir(parents=True, exist_ok=True)
     if a.command in {"build", "all"}:
-        build(a.work, a.template_docs, a.vocab_size, use_debian=not a.no_debian)
+        build(a.work, a.template_docs, a.vocab_size, use_debian=not a.no_debian, tokenizer_from=a.tokenizer_from)
     if a.command in {"train", "all"}:
         (a.work / "settings.json").write_text(json.dumps({"size": asdict(size), "train": asdict(settings)}, indent=2))
         train(a.work, settings, size)

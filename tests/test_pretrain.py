@@ -217,6 +217,20 @@ def test_resume_matches_an_uninterrupted_run(work, tmp_path):
     assert [r["eval"] for r in records] == [r["eval"] for r in straight]
 
 
+def test_build_can_reuse_a_tokenizer(work, tmp_path):
+    """`tokenizer_from`을 주면 어휘를 새로 학습하지 않고 그 토크나이저를 그대로 쓴다(번들 모델을 그대로 재현하는 길)."""
+    import shutil
+
+    from transformers import AutoTokenizer
+
+    w = tmp_path / "copy"
+    shutil.copytree(work / "corpus", w / "corpus")
+    P.build(w, template_docs=100, vocab_size=6000, use_debian=False, tokenizer_from=work / "tokenizer", log=lambda *_: None)
+    assert AutoTokenizer.from_pretrained(w / "tokenizer").get_vocab() == AutoTokenizer.from_pretrained(work / "tokenizer").get_vocab()
+    with pytest.raises(FileNotFoundError, match="tokenizer.json이 없습니다"):
+        P.build(tmp_path / "other", template_docs=100, vocab_size=6000, use_debian=False, tokenizer_from=tmp_path, log=lambda *_: None)
+
+
 def test_word_token_index():
     class Off:
         def __init__(self, v):
