@@ -45,45 +45,47 @@ def _gaps(senses: dict[str, dict[str, float]]) -> dict[str, float]:
     return {w: v["same"] - v["cross"] for w, v in senses.items()}
 
 
+def _significance(p_values: dict[str, float], lead: str) -> str:
+    """순열 검정 결과 한 문장: p < SIGNIFICANCE인 낱말과 아닌 낱말."""
+    clear = [w for w, p in p_values.items() if p < SIGNIFICANCE]
+    unclear = [w for w, p in p_values.items() if p >= SIGNIFICANCE]
+    if not unclear:
+        return f" 순열 검정으로 보면 {len(p_values)}낱말 모두 그 차이가 우연으로 보기 어렵습니다(p < {SIGNIFICANCE})."
+    return (f" {lead} 순열 검정으로 그 차이가 우연으로 보기 어려운(p < {SIGNIFICANCE}) 낱말은 "
+            + (f"{len(clear)}개({', '.join(clear)})이고, " if clear else "하나도 없고, ")
+            + ", ".join(f"{w}(p = {p_values[w]:.2f})" for w in unclear)
+            + "의 차이는 뜻을 무작위로 섞어도 흔히 나오는 크기입니다.")
+
+
+def _agreement(gaps: dict[str, float], where: str) -> str:
+    """한 평가 묶음에서 같은 뜻끼리 더 비슷한 낱말이 몇 개인지 한 문장으로."""
+    failed = [w for w, g in gaps.items() if g <= 0]
+    if failed:
+        return (f"{where} {len(gaps)}낱말 중 {len(gaps) - len(failed)}낱말에서만 같은 뜻끼리 더 비슷하고, "
+                f"{', '.join(failed)}에서는 뜻을 구별하지 못합니다.")
+    return f"{where} {len(gaps)}낱말 모두 같은 뜻끼리 더 비슷합니다(차이 {min(gaps.values()):+.3f}–{max(gaps.values()):+.3f})."
+
+
 def senses_summary(metrics: dict) -> str:
     """다의어 결과를 몇 문장으로: 두 평가 문장 묶음에서 몇 낱말이 같은 뜻끼리 더 비슷한지, 그 차이가 우연을 넘는지(순열 검정),
     문맥을 보기 전(0층)과의 비교. 모델 카드와 웹사이트 부록이 같은 문장을 씁니다."""
     gaps = _gaps(metrics["senses"])
-    failed = [w for w, g in gaps.items() if g <= 0]
-    if failed:
-        out = (f"다의어의 문맥 벡터(마지막 층)는 조사가 제각각인 평가 문장에서 {len(gaps)}낱말 중 {len(gaps) - len(failed)}낱말에서만 "
-               f"같은 뜻끼리 더 비슷하고, {', '.join(failed)}에서는 뜻을 구별하지 못합니다.")
-    else:
-        out = (f"다의어의 문맥 벡터(마지막 층)는 조사가 제각각인 평가 문장에서 {len(gaps)}낱말 모두 같은 뜻끼리 더 비슷합니다"
-               f"(차이 {min(gaps.values()):+.3f}–{max(gaps.values()):+.3f}).")
+    p_all = metrics.get("senses_p", {})
+    out = "다의어의 문맥 벡터(마지막 층)는 " + _agreement(gaps, "조사가 제각각인 평가 문장에서")
+    if "eval" in p_all:
+        out += _significance(p_all["eval"], "또" if any(g <= 0 for g in gaps.values()) else "그러나")
     particle = metrics.get("senses_particle")
-    p_values = metrics.get("senses_p", {}).get("eval_particle")
-    if particle and p_values:
-        pg = _gaps(particle)
-        pfailed = [w for w, g in pg.items() if g <= 0]
-        if pfailed:
-            out += (f" 조사를 을/를로 고정한 평가 문장에서는 {len(pg) - len(pfailed)}낱말에서 같은 뜻끼리 더 비슷하고 "
-                    f"{', '.join(pfailed)}에서는 아닙니다.")
-        else:
-            out += (f" 조사를 을/를로 고정한 평가 문장에서는 {len(pg)}낱말 모두 같은 뜻끼리 더 비슷합니다"
-                    f"(차이 {min(pg.values()):+.3f}–{max(pg.values()):+.3f}).")
-        clear = [w for w, p in p_values.items() if p < SIGNIFICANCE]
-        unclear = [w for w, p in p_values.items() if p >= SIGNIFICANCE]
-        if unclear:
-            out += (f" 다만 순열 검정으로 그 차이가 우연으로 보기 어려운(p < {SIGNIFICANCE}) 낱말은 "
-                    + (f"{len(clear)}개({', '.join(clear)})이고, " if clear else "하나도 없고, ")
-                    + ", ".join(f"{w}(p = {p_values[w]:.2f})" for w in unclear)
-                    + "의 차이는 뜻을 무작위로 섞어도 흔히 나오는 크기입니다.")
-        else:
-            out += f" 순열 검정으로 보면 {len(p_values)}낱말 모두 그 차이가 우연으로 보기 어렵습니다(p < {SIGNIFICANCE})."
+    if particle and "eval_particle" in p_all:
+        out += " " + _agreement(_gaps(particle), "조사를 을/를로 고정한 평가 문장에서는")
+        out += _significance(p_all["eval_particle"], "이 묶음에서")
     by_layer = metrics.get("senses_gap_by_layer")
     if by_layer and "0" in by_layer:
         last = float(np.mean(list(gaps.values())))
         first = float(np.mean(list(by_layer["0"].values())))
         if last <= 2 * max(first, 0.0):
-            relation = "보다 크지 않아서" if last <= first else "과 비슷해서"
-            out += (f" 조사가 제각각인 문장에서 차이의 평균이 마지막 층 {last:+.3f}로, 문맥을 보기 전인 0층(임베딩)의 {first:+.3f}{relation} "
-                    "문맥 층이 더하는 뜻 정보는 적습니다.")
+            relation = "보다 크지 않아서" if last <= first else "의 두 배에 못 미쳐서"
+            out += (f" 조사가 제각각인 문장에서 마지막 층의 차이 평균({last:+.3f})이 문맥을 보기 전인 0층(임베딩)의 평균({first:+.3f}){relation}, "
+                    "문맥 층이 더하는 뜻 정보는 많지 않습니다.")
     return out
 
 

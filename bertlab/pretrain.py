@@ -45,8 +45,8 @@ class ModelSize:
 
 @dataclass
 class TrainSettings:
-    # 기본값 = 번들 모델을 만든 설정(모델 카드의 run4). `python -m bertlab.pretrain all`이 그대로 재현한다.
-    steps: int = 20000
+    # 기본값 = 번들 모델을 만든 설정(모델 카드의 run7). `python -m bertlab.pretrain all`이 그대로 재현한다.
+    steps: int = 16000
     batch_size: int = 32
     max_len: int = 48
     lr: float = 5e-4
@@ -57,7 +57,7 @@ class TrainSettings:
     eval_every: int = 500
     save_every: int = 250
     threads: int = 2  # 번들 모델은 쉬는 2코어 CPU에서 2스레드로 학습했다. 코어를 다른 작업과 나눠 쓸 때는 1스레드가 빨랐다(탐색 기록)
-    whole_word: bool = False  # 통단어 마스킹(단어의 ## 조각까지 함께 고름). run4는 False
+    whole_word: bool = False  # 통단어 마스킹(단어의 ## 조각까지 함께 고름). run7은 False
     bf16: bool = False  # 이 CPU(bf16 연산 장치 없음)에서는 bf16 autocast가 fp32보다 35배 느렸다
 
 
