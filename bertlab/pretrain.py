@@ -45,7 +45,8 @@ class ModelSize:
 
 @dataclass
 class TrainSettings:
-    # 기본값 = 번들 모델을 만든 설정(모델 카드의 run7). `python -m bertlab.pretrain all`이 그대로 재현한다.
+    # 기본값 = 번들 모델을 만든 설정(모델 카드의 run7). `python -m bertlab.pretrain all --tokenizer-from bertlab/assets/mini-bert`가
+    # 그대로 재현한다(어휘를 새로 학습하면 토큰 id가 달라진다: `build` 참고).
     steps: int = 16000
     batch_size: int = 32
     max_len: int = 48
