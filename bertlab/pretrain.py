@@ -516,13 +516,15 @@ def build(
         c = corpus_mod.build_corpus(work / "debian", template_docs=template_docs, use_debian=use_debian)
         corpus_mod.save_corpus(c, work / "corpus")
         log(json.dumps({"corpus": c.stats["train"], "heldout": c.stats["heldout"]}, ensure_ascii=False))
-    if tokenizer_from is not None and not (work / "tokenizer" / "tokenizer.json").exists():
+    if (work / "tokenizer" / "tokenizer.json").exists():
+        return
+    if tokenizer_from is not None:
         from transformers import AutoTokenizer
 
         hf = AutoTokenizer.from_pretrained(tokenizer_from)
         tok_mod.save_tokenizer(hf, work / "tokenizer")
         log(f"어휘 {len(hf)}개({tokenizer_from}에서 가져옴)")
-    if not (work / "tokenizer" / "tokenizer.json").exists():
+    else:
         docs = corpus_mod.read_documents(work / "corpus" / "train.txt")
         vocab = tok_mod.train_wordpiece((s for d in docs for s in d), vocab_size=vocab_size)
         hf = tok_mod.make_hf_tokenizer(vocab, model_max_length=ModelSize.max_position_embeddings)
