@@ -20,21 +20,20 @@ from .models import MBERT_ID, MINI_DIR, describe, load_bert, resolve
 
 __version__ = "0.1.0"
 
+# 가르치는 API: 장마다 쓰는 모듈. 미니 BERT를 만든 공장은 `bertlab.minibert`, 책 도구는 `bertlab.course`에 따로 있습니다.
 _SUBMODULES = {
     "analysis",
     "attention",
-    "corpus",
     "data",
     "env",
-    "exercises",
-    "modelcard",
+    "korean",
     "models",
-    "pretrain",
     "scratch",
-    "templates_ko",
-    "tokenizer",
+    "senses",
     "train",
     "viz",
+    "minibert",
+    "course",
 }
 
 __all__ = ["setup", "in_colab", "load_bert", "resolve", "describe", "MINI_DIR", "MBERT_ID", *sorted(_SUBMODULES)]

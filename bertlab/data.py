@@ -10,6 +10,9 @@
 
 어느 쪽이든 돌려주는 모양은 같습니다: ``{"train", "validation", "test"}`` → ``text``(str), ``label``(int;
 1 = 긍정, 0 = 부정) 두 열의 pandas DataFrame.
+
+번들 한국어 글(`bertlab/assets/text/`)도 여기서 읽습니다: 동음이의어 문장 표(`read_senses`, 2장·5장)와
+한 줄 한 문장·빈 줄로 문서를 나눈 텍스트(`read_documents`, 7장).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import pandas as pd
 from . import models
 
 SENTIMENT_DIR = Path(__file__).resolve().parent / "assets" / "sentiment"
+TEXT_DIR = Path(__file__).resolve().parent / "assets" / "text"
 SPLITS = ("train", "validation", "test")
 LABEL_NAMES = ("부정", "긍정")  # label 0, 1
 NSMC_URLS = {
@@ -158,3 +162,45 @@ def load_sentiment(name: str = "auto", *, quiet: bool = False) -> dict[str, pd.D
         label = "번들 감성 데이터" if chosen == "bundled" else "NSMC"
         print(f"데이터: {label} ({sizes}) — {reason}")
     return data
+
+
+# ---------------------------------------------------------------- 번들 한국어 글
+
+
+def read_documents(path: Path) -> list[list[str]]:
+    """한 줄 한 문장, 빈 줄로 문서를 나눈 텍스트 파일을 읽습니다."""
+    docs, cur = [], []
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if line:
+            cur.append(line)
+        elif cur:
+            docs.append(cur)
+            cur = []
+    if cur:
+        docs.append(cur)
+    return docs
+
+
+
+
+SENSE_SPLITS = ("train", "eval", "eval_particle")
+
+
+def read_senses(split: str | None = None) -> list[dict]:
+    """동음이의어 문장 표(`senses_ko.tsv`)를 dict 목록으로 읽습니다. `split`으로 거를 수 있습니다.
+
+    - ``"train"``: 학습 말뭉치에 들어가는 문장
+    - ``"eval"``: 평가 문장(뜻마다 6개, 단어 뒤 조사는 제각각)
+    - ``"eval_particle"``: 조사를 고정한 평가 문장. 한 단어의 문장은 모두 목적격 조사(을/를)가 바로 뒤에 붙어서,
+      같은 뜻 쌍과 다른 뜻 쌍의 차이가 조사가 아니라 문장의 나머지에서만 나옵니다.
+    """
+    path = TEXT_DIR / "senses_ko.tsv"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    header = lines[0].split("\t")
+    rows = [dict(zip(header, ln.split("\t"))) for ln in lines[1:] if ln.strip()]
+    if split is not None:
+        if split not in SENSE_SPLITS:
+            raise ValueError(f"split은 {', '.join(map(repr, SENSE_SPLITS))} 중 하나여야 합니다 (받은 값: {split!r}).")
+        rows = [r for r in rows if r["split"] == split]
+    return rows

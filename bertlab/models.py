@@ -114,7 +114,7 @@ def _mini_choice(name: str, reason: str) -> Choice:
         raise FileNotFoundError(
             f"번들된 미니 BERT가 없습니다: {MINI_DIR}\n"
             "bertlab을 저장소에서 다시 설치하거나(`pip install -e .`), "
-            "`python -m bertlab.pretrain`으로 모델을 다시 만드세요."
+            "`python -m bertlab.minibert.pretrain`으로 모델을 다시 만드세요."
         )
     return Choice(name, str(MINI_DIR), True, reason)
 

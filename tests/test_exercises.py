@@ -1,4 +1,4 @@
-"""연습용 노트북 만들기(bertlab/exercises.py, ``python -m bertlab.exercises``) 시험.
+"""연습용 노트북 만들기(bertlab/course/exercises.py, ``python -m bertlab.course.exercises``) 시험.
 
 - 명령이 장마다 연습용 노트북을 한 권씩 만들고, 풀이 셀은 비우고, 풀이 블록은 지우고, 출력은 남기지 않는다.
 - 풀이가 아닌 셀은 글자 하나 바뀌지 않고, 원본 노트북도 바뀌지 않는다.
@@ -19,7 +19,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from bertlab import exercises as ex
+from bertlab.course import exercises as ex
 
 ROOT = Path(__file__).resolve().parents[1]
 NB_DIR = ROOT / "notebooks"
@@ -34,13 +34,13 @@ def _digest(paths):
 
 @pytest.fixture(scope="module")
 def made(tmp_path_factory):
-    """``python -m bertlab.exercises --out <임시 폴더>`` 를 따로 된 프로세스로 한 번 실행한다."""
+    """``python -m bertlab.course.exercises --out <임시 폴더>`` 를 따로 된 프로세스로 한 번 실행한다."""
     if not CHAPTERS:
         pytest.skip("notebooks/ 에 장 노트북이 아직 없습니다")
     out = tmp_path_factory.mktemp("exercises")
     before = _digest(CHAPTERS)
     proc = subprocess.run(
-        [sys.executable, "-m", "bertlab.exercises", "--out", str(out)],
+        [sys.executable, "-m", "bertlab.course.exercises", "--out", str(out)],
         cwd=ROOT, capture_output=True, text=True, timeout=120,
     )
     assert proc.returncode == 0, proc.stderr
@@ -141,7 +141,7 @@ def test_errors_are_clear(tmp_path):
     with pytest.raises(ValueError, match="원본 노트북 폴더와 같습니다"):
         ex.build_exercises(tmp_path, tmp_path)
     # 명령으로 부르면 트레이스백 대신 한국어 한 줄과 종료 코드 2
-    proc = subprocess.run([sys.executable, "-m", "bertlab.exercises", "--src", str(tmp_path / "없음")],
+    proc = subprocess.run([sys.executable, "-m", "bertlab.course.exercises", "--src", str(tmp_path / "없음")],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and proc.stderr.startswith("오류: 노트북 폴더") and "Traceback" not in proc.stderr
 

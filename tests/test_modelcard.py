@@ -23,17 +23,17 @@ def test_card_matches_weights(metrics):
     tok = AutoTokenizer.from_pretrained(bl.MINI_DIR)
     mlm = BertForMaskedLM.from_pretrained(bl.MINI_DIR).eval()
     for sentence, top5 in metrics["fill_mask"].items():
-        assert bl.modelcard.fill_mask(mlm, tok, sentence) == top5, sentence
+        assert bl.minibert.modelcard.fill_mask(mlm, tok, sentence) == top5, sentence
     bert = BertModel.from_pretrained(bl.MINI_DIR).eval()
     for split, key in (("eval", "senses"), ("eval_particle", "senses_particle")):
-        vectors = bl.pretrain.sense_vectors(bert, tok, bl.corpus.read_senses(split))
-        live = bl.pretrain.separation_from_vectors(vectors)
+        vectors = bl.senses.sense_vectors(bert, tok, bl.data.read_senses(split))
+        live = bl.senses.separation_from_vectors(vectors)
         assert set(live) == set(metrics[key]) == {"배", "눈", "말", "밤", "차", "다리"}
         for word, v in metrics[key].items():
             assert live[word]["same"] == pytest.approx(v["same"], abs=1e-4)
             assert live[word]["cross"] == pytest.approx(v["cross"], abs=1e-4)
         # p값의 해상도는 1/2001: 다른 CPU에서는 부동소수점 반올림이 달라 경계의 순열 몇 개가 뒤바뀔 수 있다
-        live_p = bl.pretrain.sense_gap_p_values(vectors)
+        live_p = bl.senses.sense_gap_p_values(vectors)
         assert live_p == pytest.approx(metrics["senses_p"][split], abs=3e-3)
 
 
@@ -53,8 +53,8 @@ def test_following_token_breakdown():
 
     tok = AutoTokenizer.from_pretrained(bl.MINI_DIR)
     bert = BertModel.from_pretrained(bl.MINI_DIR).eval()
-    rows = bl.corpus.read_senses("eval")
-    table = bl.pretrain.following_token_breakdown(bl.pretrain.sense_vectors(bert, tok, rows))
+    rows = bl.data.read_senses("eval")
+    table = bl.senses.following_token_breakdown(bl.senses.sense_vectors(bert, tok, rows))
     pairs = {(r["same_sense"], r["same_next"]): r["pairs"] for r in table}
     # 같은 단어 안의 쌍만 센다: 배는 뜻 3개, 나머지 다섯 단어는 뜻 2개, 뜻마다 6문장
     assert pairs[True, True] + pairs[True, False] == 3 * 15 + 5 * 2 * 15
@@ -62,7 +62,7 @@ def test_following_token_breakdown():
     assert all(-1 <= r["mean_cosine"] <= 1 for r in table)
     # 같은 문장 두 개는 뜻도 뒤 토큰도 같고 코사인이 1
     same = [dict(rows[0]), dict(rows[0])]
-    assert bl.pretrain.following_token_breakdown(bl.pretrain.sense_vectors(bert, tok, same)) == [
+    assert bl.senses.following_token_breakdown(bl.senses.sense_vectors(bert, tok, same)) == [
         {"same_sense": True, "same_next": True, "mean_cosine": pytest.approx(1.0, abs=1e-5), "pairs": 1}
     ]
 
@@ -79,7 +79,7 @@ def test_senses_summary_reports_both_sets_and_the_permutation_test():
         "senses_p": {"eval": {"배": 0.01, "다리": 0.7}, "eval_particle": {"배": 0.001, "다리": 0.02}},
         "senses_gap_by_layer": {"0": {"배": 0.02, "다리": 0.0}, "4": {"배": 0.02, "다리": -0.01}},
     }
-    text = bl.modelcard.senses_summary(metrics)
+    text = bl.minibert.modelcard.senses_summary(metrics)
     assert "2낱말 중 1낱말에서만" in text and "다리에서는 뜻을 구별하지 못합니다" in text
     assert "낱말은 1개(배)이고, 다리(p = 0.70)" in text  # 조사 제각각 묶음의 순열 검정
     assert "2낱말 모두 같은 뜻끼리 더 비슷합니다(차이 +0.010–+0.030)" in text

@@ -211,3 +211,23 @@ def test_page_skeleton(path):
         assert where, f"{path.name}: '## {section}' 절이 없습니다"
         order.append(where[0])
     assert order == sorted(order), f"{path.name}: 절의 순서는 {' → '.join(SECTIONS)}여야 합니다"
+
+
+FACTORY = re.compile(r"\b(?:bl|bertlab)\.(?:minibert|course)\b|from\s+bertlab\.(?:minibert|course)\b|import\s+bertlab\.(?:minibert|course)\b")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_chapters_use_only_the_teaching_api(path):
+    """장은 가르치는 API만 쓴다: 미니 BERT 공장(bertlab.minibert)과 책 도구(bertlab.course)는 부록과 명령줄의 몫."""
+    hits = [m.group(0) for cell in _code_cells(_read(path)) for m in FACTORY.finditer(cell.source)]
+    assert not hits, f"{path.name}이 공장/도구 모듈을 씁니다: {hits}"
+
+
+def test_teaching_api_house_rules():
+    """맨 위 모듈은 10개 이하, 어느 모듈도 450줄을 넘지 않는다(이슈 19의 집 규칙)."""
+    pkg = ROOT / "bertlab"
+    top = sorted(p.stem for p in pkg.glob("*.py") if p.stem != "__init__")
+    assert len(top) <= 10, top
+    modules = [p for p in pkg.rglob("*.py") if "assets" not in p.relative_to(pkg).parts]  # assets/의 데이터 생성 스크립트는 모듈이 아니다
+    long = {str(p.relative_to(pkg)): n for p in modules if (n := len(p.read_text(encoding="utf-8").splitlines())) > 450}
+    assert not long, long

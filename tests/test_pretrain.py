@@ -1,4 +1,4 @@
-"""사전학습 레시피(bertlab.corpus, bertlab.tokenizer, bertlab.pretrain)를 작은 말뭉치로 몇 초 만에 끝까지 돌려 본다."""
+"""사전학습 레시피(bertlab.minibert: corpus, tokenizer, pretrain)를 작은 말뭉치로 몇 초 만에 끝까지 돌려 본다."""
 
 from __future__ import annotations
 
@@ -8,9 +8,11 @@ import random
 import pytest
 import torch
 
-from bertlab import corpus as C
-from bertlab import pretrain as P
-from bertlab import tokenizer as T
+from bertlab import data as D
+from bertlab import senses as S
+from bertlab.minibert import corpus as C
+from bertlab.minibert import pretrain as P
+from bertlab.minibert import tokenizer as T
 
 TINY = P.ModelSize(hidden_size=32, num_hidden_layers=2, num_attention_heads=2, intermediate_size=64, max_position_embeddings=64)
 
@@ -36,9 +38,9 @@ def test_word_with_particle_rule():
 
 def test_sense_paragraphs_cover_every_sense():
     paragraphs = C.read_sense_paragraphs()
-    senses = {(r["word"], r["sense"]) for r in C.read_senses("eval")}
+    senses = {(r["word"], r["sense"]) for r in D.read_senses("eval")}
     assert set(paragraphs) == senses
-    eval_sents = {r["sentence"] for r in C.read_senses("eval")}
+    eval_sents = {r["sentence"] for r in D.read_senses("eval")}
     for (word, sense), paras in paragraphs.items():
         assert len(paras) >= 10, (word, sense)
         for para in paras:
@@ -51,11 +53,11 @@ def test_sense_paragraphs_cover_every_sense():
 def test_corpus_split_and_cleaning(work):
     stats = json.loads((work / "corpus" / "stats.json").read_text(encoding="utf-8"))
     assert stats["train"]["sentences"] > 1000 and stats["heldout"]["documents"] > 0
-    train = {s for d in C.read_documents(work / "corpus" / "train.txt") for s in d}
-    held = {s for d in C.read_documents(work / "corpus" / "heldout.txt") for s in d}
+    train = {s for d in D.read_documents(work / "corpus" / "train.txt") for s in d}
+    held = {s for d in D.read_documents(work / "corpus" / "heldout.txt") for s in d}
     assert not (train & held), "held-out 문장이 학습 말뭉치에 섞였다"
-    eval_sents = {r["sentence"] for r in C.read_senses() if r["split"] != "train"}
-    assert len(eval_sents) == len(C.read_senses("eval")) + len(C.read_senses("eval_particle"))
+    eval_sents = {r["sentence"] for r in D.read_senses() if r["split"] != "train"}
+    assert len(eval_sents) == len(D.read_senses("eval")) + len(D.read_senses("eval_particle"))
     assert not (train & eval_sents), "다의어 평가 문장이 학습 말뭉치에 섞였다"
 
 
@@ -66,12 +68,12 @@ def test_particle_controlled_sense_sentences():
     from transformers import AutoTokenizer
 
     from bertlab import MINI_DIR
-    from bertlab.templates_ko import josa
+    from bertlab.korean import josa
 
-    rows = C.read_senses("eval_particle")
+    rows = D.read_senses("eval_particle")
     assert set(Counter((r["word"], r["sense"]) for r in rows).values()) == {8}
-    assert {(r["word"], r["sense"]) for r in rows} == {(r["word"], r["sense"]) for r in C.read_senses("eval")}
-    assert not {r["sentence"] for r in rows} & {r["sentence"] for r in C.read_senses("eval")}
+    assert {(r["word"], r["sense"]) for r in rows} == {(r["word"], r["sense"]) for r in D.read_senses("eval")}
+    assert not {r["sentence"] for r in rows} & {r["sentence"] for r in D.read_senses("eval")}
     tok = AutoTokenizer.from_pretrained(MINI_DIR)
     for r in rows:
         word, sentence = r["word"], r["sentence"]
@@ -90,7 +92,7 @@ def test_cleaning_rules():
     blocks = C.html_blocks("<html><body><p>첫 문단입니다.</p><pre>code 코드</pre><p>둘째 문단입니다.</p></body></html>")
     assert blocks == ["첫 문단입니다.", "둘째 문단입니다."]
     with pytest.raises(ValueError, match="eval_particle"):
-        C.read_senses("test")
+        D.read_senses("test")
 
 
 def test_tokenizer_roundtrip_keeps_vocabulary(work):
@@ -121,7 +123,7 @@ def test_pairs_and_masking(work):
     docs = [[[rng.randrange(5, 900) for _ in range(5)] for _ in range(6)] for _ in range(300)]
     labels = [lab for *_, lab in P.make_pairs(docs, 48, random.Random(0))]
     assert 0.42 < sum(labels) / len(labels) < 0.58
-    enc = P.encode_documents(tok, C.read_documents(work / "corpus" / "train.txt"))
+    enc = P.encode_documents(tok, D.read_documents(work / "corpus" / "train.txt"))
     pairs = P.make_pairs(enc, 48, random.Random(0))
     assert all(len(a) + len(b) <= 45 and a and b for a, b, _ in pairs)
     batch = P.collate(pairs[:256], tok)
@@ -145,7 +147,7 @@ def test_whole_word_masking(work):
     tok = AutoTokenizer.from_pretrained(work / "tokenizer")
     cont = P.continuation_ids(tok)
     assert cont.shape == (len(tok),) and cont.any() and not cont[tok.all_special_ids].any()
-    enc = P.encode_documents(tok, C.read_documents(work / "corpus" / "train.txt"))
+    enc = P.encode_documents(tok, D.read_documents(work / "corpus" / "train.txt"))
     batch = P.collate(P.make_pairs(enc, 48, random.Random(0))[:256], tok)
     ids = batch["input_ids"]
     inputs, labels = P.mask_tokens(ids, tok, torch.Generator().manual_seed(0), continuation=cont)
@@ -239,26 +241,26 @@ def test_word_token_index():
         def tolist(self):
             return self.v
 
-    assert P.word_token_index("나는 배를 탔다", "배", Off([(0, 0), (0, 1), (1, 2), (3, 4), (4, 5), (6, 8), (0, 0)])) == 3
+    assert S.word_token_index("나는 배를 탔다", "배", Off([(0, 0), (0, 1), (1, 2), (3, 4), (4, 5), (6, 8), (0, 0)])) == 3
     with pytest.raises(ValueError, match="어절"):
-        P.word_token_index("나는 밥을 먹었다", "배", Off([]))
+        S.word_token_index("나는 밥을 먹었다", "배", Off([]))
 
 
 def test_sense_gap_p_values():
     """순열 검정: 뜻이 완벽히 갈리는 벡터는 p가 아주 작고, 뜻과 무관한 벡터는 p = 1, 뜻이 하나뿐이면 오류."""
 
     def vectors(word, points):
-        return [P.SenseVector(word, sense, torch.tensor([[x, y]]), 0) for sense, (x, y) in points]
+        return [S.SenseVector(word, sense, torch.tensor([[x, y]]), 0) for sense, (x, y) in points]
 
     g = torch.Generator().manual_seed(0)
     noise = (0.05 * torch.randn(12, 2, generator=g)).tolist()
     split = vectors("배", [("boat", (1 + a, b)) for a, b in noise[:6]] + [("pear", (a, 1 + b)) for a, b in noise[6:]])
     same = vectors("눈", [("eye", (1.0, 1.0))] * 6 + [("snow", (1.0, 1.0))] * 6)
-    p = P.sense_gap_p_values(split + same, permutations=500)
+    p = S.sense_gap_p_values(split + same, permutations=500)
     # 12문장을 6:6으로 나누는 924가지 중 관측값만큼 큰 것은 관측 자신과 뜻을 맞바꾼 것 둘뿐
     assert p["배"] < 0.02 and p["눈"] == 1.0
-    assert P.sense_gap_p_values(split, permutations=500) == {"배": p["배"]}  # 같은 seed면 같은 값
+    assert S.sense_gap_p_values(split, permutations=500) == {"배": p["배"]}  # 같은 seed면 같은 값
     with pytest.raises(ValueError, match="뜻이 하나뿐"):
-        P.sense_gap_p_values(vectors("말", [("horse", (1.0, 0.0)), ("horse", (0.0, 1.0))]))
+        S.sense_gap_p_values(vectors("말", [("horse", (1.0, 0.0)), ("horse", (0.0, 1.0))]))
     with pytest.raises(ValueError, match="permutations"):
-        P.sense_gap_p_values(split, permutations=0)
+        S.sense_gap_p_values(split, permutations=0)

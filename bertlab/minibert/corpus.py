@@ -5,8 +5,8 @@
 1. 오프라인으로 구할 수 있는 한국어 문서: Debian의 한국어 도움말 패키지. 시스템에 설치하지 않고
    `apt-get download`로 받아 `dpkg -x`로 풀어, HTML에서 문단 텍스트를 뽑습니다.
 2. 이 프로젝트가 직접 쓴 문장: `assets/text/everyday_ko.txt`(일상 문단), `assets/text/senses_ko.tsv`의
-   학습용 다의어 문장, `assets/text/senses_paragraphs_ko.txt`(다의어의 뜻마다 쓴 짧은 문단),
-   `templates_ko.generate()`가 만든 문단.
+   학습용 동음이의어 문장, `assets/text/senses_paragraphs_ko.txt`(동음이의어의 뜻마다 쓴 짧은 문단),
+   `templates.generate()`가 만든 문단.
 
 정제(마크업·코드·한국어가 아닌 줄·중복 제거), 문장 분리, 문서 단위 held-out 분할, 통계 집계까지 합니다.
 결과는 '문서 = 문장 목록'이고, 파일로는 한 줄에 한 문장, 문서 사이에 빈 줄을 둡니다.
@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 
-TEXT_DIR = Path(__file__).resolve().parent / "assets" / "text"
+from ..data import TEXT_DIR, read_documents, read_senses
+
 
 # 패키지 이름 → (문서가 있는 하위 경로, 라이선스). HTML과 GNOME의 Mallard(.page, XML)를 같은 방식으로 읽는다.
 DEBIAN_SOURCES = {
@@ -138,49 +139,12 @@ def fetch_debian_docs(cache_dir: Path) -> dict[str, Path]:
     return out
 
 
-def read_documents(path: Path) -> list[list[str]]:
-    """한 줄 한 문장, 빈 줄로 문서를 나눈 텍스트 파일을 읽습니다."""
-    docs, cur = [], []
-    for line in Path(path).read_text(encoding="utf-8").splitlines():
-        line = line.strip()
-        if line:
-            cur.append(line)
-        elif cur:
-            docs.append(cur)
-            cur = []
-    if cur:
-        docs.append(cur)
-    return docs
-
-
 def write_documents(docs: list[list[str]], path: Path) -> None:
     Path(path).write_text("\n\n".join("\n".join(d) for d in docs) + "\n", encoding="utf-8")
 
 
-SENSE_SPLITS = ("train", "eval", "eval_particle")
-
-
-def read_senses(split: str | None = None) -> list[dict]:
-    """다의어 문장 표(`senses_ko.tsv`)를 dict 목록으로 읽습니다. `split`으로 거를 수 있습니다.
-
-    - ``"train"``: 학습 말뭉치에 들어가는 문장
-    - ``"eval"``: 평가 문장(뜻마다 6개, 단어 뒤 조사는 제각각)
-    - ``"eval_particle"``: 조사를 고정한 평가 문장. 한 단어의 문장은 모두 목적격 조사(을/를)가 바로 뒤에 붙어서,
-      같은 뜻 쌍과 다른 뜻 쌍의 차이가 조사가 아니라 문장의 나머지에서만 나옵니다.
-    """
-    path = TEXT_DIR / "senses_ko.tsv"
-    lines = path.read_text(encoding="utf-8").splitlines()
-    header = lines[0].split("\t")
-    rows = [dict(zip(header, ln.split("\t"))) for ln in lines[1:] if ln.strip()]
-    if split is not None:
-        if split not in SENSE_SPLITS:
-            raise ValueError(f"split은 {', '.join(map(repr, SENSE_SPLITS))} 중 하나여야 합니다 (받은 값: {split!r}).")
-        rows = [r for r in rows if r["split"] == split]
-    return rows
-
-
 def read_sense_paragraphs() -> dict[tuple[str, str], list[list[str]]]:
-    """다의어 문단 파일을 읽습니다: `@낱말<TAB>뜻` 줄이 뜻 묶음을 열고, 그 아래 문단이 빈 줄로 나뉩니다.
+    """동음이의어 문단 파일을 읽습니다: `@낱말<TAB>뜻` 줄이 뜻 묶음을 열고, 그 아래 문단이 빈 줄로 나뉩니다.
 
     돌려주는 값은 {(낱말, 뜻): [문단(문장 목록), ...]}입니다.
     """
@@ -258,16 +222,16 @@ def build_corpus(
         for pkg, html_dir in fetch_debian_docs(cache_dir).items():
             sources[pkg] = documents_from_html_dir(html_dir)
     sources["everyday_ko"] = read_documents(TEXT_DIR / "everyday_ko.txt")
-    # 다의어 학습 문장은 뜻(word, sense)마다 한 문서로 묶는다. eval 문장은 절대 넣지 않는다.
+    # 동음이의어 학습 문장은 뜻(word, sense)마다 한 문서로 묶는다. eval 문장은 절대 넣지 않는다.
     by_sense: dict[tuple[str, str], list[str]] = {}
     for row in read_senses("train"):
         by_sense.setdefault((row["word"], row["sense"]), []).append(row["sentence"])
     sources["senses_ko"] = list(by_sense.values())
     sources["senses_paragraphs_ko"] = [p for paras in read_sense_paragraphs().values() for p in paras]
     if template_docs:
-        from . import templates_ko
+        from . import templates
 
-        sources["templates_ko"] = templates_ko.generate(template_docs, seed=seed)
+        sources["templates_ko"] = templates.generate(template_docs, seed=seed)
 
     eval_sentences = {r["sentence"] for r in read_senses() if r["split"] != "train"}
     seen: set[str] = set(eval_sentences)
@@ -282,7 +246,7 @@ def build_corpus(
             docs = dedup_documents(docs, seen)
         train, held = [], []
         for i, doc in enumerate(docs):
-            # 직접 쓴 다의어 문장과 템플릿 문단은 모두 학습에; held-out은 실제 문서와 일상 문단에서
+            # 직접 쓴 동음이의어 문장과 템플릿 문단은 모두 학습에; held-out은 실제 문서와 일상 문단에서
             if name not in {"senses_ko", "senses_paragraphs_ko", "templates_ko"} and is_heldout(f"{name}/{i}/{doc[0]}", heldout_percent):
                 held.append(doc)
             else:

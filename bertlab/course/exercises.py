@@ -2,8 +2,8 @@
 
 수업에서 학생에게 나누어 줄, 풀이를 뺀 노트북을 만든다(book/instructor.md 의 "연습용 노트북 만들기")::
 
-    python -m bertlab.exercises                 # notebooks/NN_*.ipynb → exercises/NN_*.ipynb
-    python -m bertlab.exercises --out 배포용     # 다른 폴더에 쓰기
+    python -m bertlab.course.exercises                 # notebooks/NN_*.ipynb → exercises/NN_*.ipynb
+    python -m bertlab.course.exercises --out 배포용     # 다른 폴더에 쓰기
 
 각 장 노트북에서
 
@@ -217,7 +217,7 @@ def build_exercises(src: str | Path = "notebooks", out: str | Path = "exercises"
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m bertlab.exercises",
+        prog="python -m bertlab.course.exercises",
         description="장 노트북에서 풀이와 출력을 뺀 연습용 노트북을 만듭니다. 원본은 바뀌지 않습니다.",
     )
     parser.add_argument("--src", default="notebooks", help="장 노트북 폴더 (기본값: notebooks)")

@@ -1,6 +1,6 @@
 """번들 미니 BERT의 품질 측정과 모델 카드 작성 (부록 '번들 미니 BERT').
 
-`python -m bertlab.modelcard --work WORK --model bertlab/assets/mini-bert`는 내보낸 체크포인트를 다시 읽어
+`python -m bertlab.minibert.modelcard --work WORK --model bertlab/assets/mini-bert`는 내보낸 체크포인트를 다시 읽어
 held-out 문장에서 품질을 재고(`metrics.json`), 그 숫자로 모델 카드(`README.md`)를 씁니다.
 """
 
@@ -16,7 +16,8 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from . import corpus as corpus_mod
+from .. import data, senses
+from ..models import MINI_DIR
 from . import pretrain as pt
 from . import tokenizer as tok_mod
 
@@ -110,11 +111,11 @@ def evaluate_checkpoint(model_dir: Path, work: Path, max_len: int = 64) -> dict:
     model_dir, work = Path(model_dir), Path(work)
     tokenizer = AutoTokenizer.from_pretrained(model_dir)
     model = BertForPreTraining.from_pretrained(model_dir).eval()
-    train_docs = corpus_mod.read_documents(work / "corpus" / "train.txt")
-    held_docs = corpus_mod.read_documents(work / "corpus" / "heldout.txt")
+    train_docs = data.read_documents(work / "corpus" / "train.txt")
+    held_docs = data.read_documents(work / "corpus" / "heldout.txt")
     freq = Counter(t for d in pt.encode_documents(tokenizer, train_docs) for s in d for t in s)
     most_frequent_id = freq.most_common(1)[0][0]
-    everyday = set(s for d in corpus_mod.read_documents(corpus_mod.TEXT_DIR / "everyday_ko.txt") for s in d)
+    everyday = set(s for d in data.read_documents(data.TEXT_DIR / "everyday_ko.txt") for s in d)
     groups = {
         "all": held_docs,
         "everyday": [d for d in held_docs if d[0] in everyday],
@@ -125,15 +126,15 @@ def evaluate_checkpoint(model_dir: Path, work: Path, max_len: int = 64) -> dict:
         batches = pt.make_eval_batches(pt.encode_documents(tokenizer, docs), tokenizer, max_len)
         heldout[name] = pt.evaluate(model, batches, most_frequent_id)
         heldout[name]["documents"] = len(docs)
-    sense_rows = corpus_mod.read_senses("eval")
-    vectors = pt.sense_vectors(model.bert, tokenizer, sense_rows)  # 모든 층을 한 번에
-    senses = pt.separation_from_vectors(vectors)
+    sense_rows = data.read_senses("eval")
+    vectors = senses.sense_vectors(model.bert, tokenizer, sense_rows)  # 모든 층을 한 번에
+    senses = senses.separation_from_vectors(vectors)
     senses_by_layer = {
-        str(layer): _gaps(pt.separation_from_vectors(vectors, layer))
+        str(layer): _gaps(senses.separation_from_vectors(vectors, layer))
         for layer in range(model.config.num_hidden_layers + 1)
     }
-    following = pt.following_token_breakdown(vectors)
-    particle_vectors = pt.sense_vectors(model.bert, tokenizer, corpus_mod.read_senses("eval_particle"))
+    following = senses.following_token_breakdown(vectors)
+    particle_vectors = senses.sense_vectors(model.bert, tokenizer, data.read_senses("eval_particle"))
     mlm = BertForMaskedLM.from_pretrained(model_dir).eval()
     tok_stats = tok_mod.unk_rate(tokenizer, [s for d in held_docs for s in d])
     pairs = pt.make_pairs(pt.encode_documents(tokenizer, train_docs), max_len, random.Random(0))
@@ -145,8 +146,8 @@ def evaluate_checkpoint(model_dir: Path, work: Path, max_len: int = 64) -> dict:
         "senses": senses,
         "senses_gap_by_layer": senses_by_layer,
         "senses_following_token": following,
-        "senses_particle": pt.separation_from_vectors(particle_vectors),
-        "senses_p": {"eval": pt.sense_gap_p_values(vectors), "eval_particle": pt.sense_gap_p_values(particle_vectors)},
+        "senses_particle": senses.separation_from_vectors(particle_vectors),
+        "senses_p": {"eval": senses.sense_gap_p_values(vectors), "eval_particle": senses.sense_gap_p_values(particle_vectors)},
         "fill_mask": {s: fill_mask(mlm, tokenizer, s) for s in FILL_MASK_SENTENCES},
         "tokenizer": {
             "vocab_size": len(tokenizer),
@@ -186,7 +187,7 @@ def write_model_card(model_dir: Path, work: Path, metrics: dict) -> Path:
         "# 한국어 미니 BERT (bertlab 번들 모델)",
         "",
         "이 강의가 직접 사전학습한 작은 한국어 BERT입니다. 인터넷 없이 모든 장을 CPU에서 몇 초 만에 실행하기 위해 만들었습니다.",
-        "품질은 실제 BERT-base에 한참 못 미칩니다. 아래 숫자는 모두 `python -m bertlab.modelcard`가 이 체크포인트로 잰 값입니다.",
+        "품질은 실제 BERT-base에 한참 못 미칩니다. 아래 숫자는 모두 `python -m bertlab.minibert.modelcard`가 이 체크포인트로 잰 값입니다.",
         "",
         "## 구조",
         "",
@@ -235,8 +236,8 @@ def write_model_card(model_dir: Path, work: Path, metrics: dict) -> Path:
         f"이 2코어 CPU에서 torch 스레드 {settings['train'].get('threads', 1)}개로 {last['step']:,} 스텝"
         + (f", 약 {tsec / 60:.0f}분" if tsec else "") + "이 걸렸습니다.",
         "",
-        "재현: `python -m bertlab.pretrain all --work ~/.cache/bertlab/pretrain --tokenizer-from bertlab/assets/mini-bert` 후 "
-        "`python -m bertlab.modelcard --work ~/.cache/bertlab/pretrain`. 학습은 시드가 고정되어 있어 어휘가 같으면 같은 가중치가 나옵니다. "
+        "재현: `python -m bertlab.minibert.pretrain all --work ~/.cache/bertlab/pretrain --tokenizer-from bertlab/assets/mini-bert` 후 "
+        "`python -m bertlab.minibert.modelcard --work ~/.cache/bertlab/pretrain`. 학습은 시드가 고정되어 있어 어휘가 같으면 같은 가중치가 나옵니다. "
         "`--tokenizer-from`을 빼면 어휘도 새로 학습하는데, `tokenizers`의 WordPiece 학습기는 빈도가 같은 후보의 순서를 실행마다 "
         "무작위로 정하므로 같은 말뭉치에서도 토큰 id 수천 개의 자리와 토큰 몇 개가 달라지고, 그래서 품질은 비슷하지만 가중치는 다른 모델이 나옵니다.",
         "",
@@ -259,7 +260,7 @@ def write_model_card(model_dir: Path, work: Path, metrics: dict) -> Path:
         "### 다의어의 문맥 벡터",
         "",
         "학습에 쓰지 않은 다의어 평가 문장(뜻마다 6개, 단어 뒤 조사는 제각각)에서, 마지막 층의 단어 첫 토큰 벡터의 평균 코사인 유사도입니다. "
-        f"p값은 순열 검정({pt.SENSE_PERMUTATIONS:,}번)으로, 뜻 이름표를 무작위로 섞었을 때 차이가 관측값 이상으로 나오는 비율입니다.",
+        f"p값은 순열 검정({senses.SENSE_PERMUTATIONS:,}번)으로, 뜻 이름표를 무작위로 섞었을 때 차이가 관측값 이상으로 나오는 비율입니다.",
         "",
     ]
     p_values = metrics.get("senses_p", {})
@@ -273,7 +274,7 @@ def write_model_card(model_dir: Path, work: Path, metrics: dict) -> Path:
             lines.append(f"| {layer} | " + " | ".join(f"{gaps[w]:+.3f}" for w in words) + " |")
     following = metrics.get("senses_following_token")
     if following:
-        eff = pt.following_token_effects(following)
+        eff = senses.following_token_effects(following)
         lines += ["", "쌍을 '뜻이 같은가'와 '단어 바로 뒤 토큰(대개 조사)이 같은가'로 나눈 마지막 층의 평균 코사인 유사도:", "",
                   "| 뜻 | 뒤 토큰 | 평균 코사인 | 쌍 |", "|---|---|---:|---:|"]
         for r in following:
@@ -302,9 +303,9 @@ def write_model_card(model_dir: Path, work: Path, metrics: dict) -> Path:
 
 
 def main(argv=None) -> None:
-    p = argparse.ArgumentParser(prog="python -m bertlab.modelcard")
+    p = argparse.ArgumentParser(prog="python -m bertlab.minibert.modelcard")
     p.add_argument("--work", type=Path, default=Path.home() / ".cache" / "bertlab" / "pretrain")
-    p.add_argument("--model", type=Path, default=Path(__file__).resolve().parent / "assets" / "mini-bert")
+    p.add_argument("--model", type=Path, default=MINI_DIR)
     a = p.parse_args(argv)
     metrics = evaluate_checkpoint(a.model, a.work)
     # 웹사이트의 부록 페이지가 읽는 기록: 말뭉치 통계, 학습 로그, 설정

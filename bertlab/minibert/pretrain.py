@@ -2,7 +2,7 @@
 
 한 번에 재현하는 명령::
 
-    python -m bertlab.pretrain all --work ~/.cache/bertlab/pretrain --tokenizer-from bertlab/assets/mini-bert
+    python -m bertlab.minibert.pretrain all --work ~/.cache/bertlab/pretrain --tokenizer-from bertlab/assets/mini-bert
 
 `all`은 말뭉치 구축 → WordPiece 학습(`--tokenizer-from`이 있으면 그 어휘를 씀) → 사전학습(체크포인트에서 이어 하기) → 평가 → 내보내기를 차례로 합니다.
 중간에 끊겨도 같은 명령을 다시 실행하면 마지막 체크포인트에서 이어집니다.
@@ -24,12 +24,12 @@ import time
 from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import NamedTuple
 
-import numpy as np
 import torch
 import torch.nn.functional as F
 
+from .. import data
+from ..senses import sense_separation
 from . import corpus as corpus_mod
 from . import tokenizer as tok_mod
 
@@ -45,7 +45,7 @@ class ModelSize:
 
 @dataclass
 class TrainSettings:
-    # 기본값 = 번들 모델을 만든 설정(모델 카드의 run7). `python -m bertlab.pretrain all --tokenizer-from bertlab/assets/mini-bert`가
+    # 기본값 = 번들 모델을 만든 설정(모델 카드의 run7). `python -m bertlab.minibert.pretrain all --tokenizer-from bertlab/assets/mini-bert`가
     # 그대로 재현한다(어휘를 새로 학습하면 토큰 id가 달라진다: `build` 참고).
     steps: int = 16000
     batch_size: int = 32
@@ -260,125 +260,6 @@ def make_eval_batches(enc_docs, tokenizer, max_len: int, batch_size: int = 64, s
     return batches
 
 
-class SenseVector(NamedTuple):
-    """다의어 평가 문장 하나: 단어, 뜻, 모든 층의 단어 첫 토큰 벡터 [층 수 + 1, 은닉], 단어 바로 뒤 토큰의 id."""
-
-    word: str
-    sense: str
-    layers: torch.Tensor
-    next_id: int
-
-
-@torch.no_grad()
-def sense_vectors(bert, tokenizer, rows: list[dict]) -> list[SenseVector]:
-    """다의어 문장마다 `SenseVector`를 한 번의 실행으로 모읍니다(모든 층을 함께)."""
-    bert.eval()
-    out = []
-    for r in rows:
-        enc = tokenizer(r["sentence"], return_tensors="pt", return_offsets_mapping=True)
-        offsets = enc.pop("offset_mapping")[0]
-        pos = word_token_index(r["sentence"], r["word"], offsets)
-        hidden = bert(**enc, output_hidden_states=True).hidden_states
-        out.append(SenseVector(r["word"], r["sense"], torch.stack([h[0, pos] for h in hidden]), int(enc["input_ids"][0, pos + 1])))
-    return out
-
-
-def _same_word_pairs(vectors: list[SenseVector], layer: int):
-    """같은 단어의 문장 쌍마다 (앞, 뒤, 층 `layer`에서의 코사인 유사도)."""
-    for i in range(len(vectors)):
-        for j in range(i + 1, len(vectors)):
-            if vectors[i].word == vectors[j].word:
-                a, b = vectors[i], vectors[j]
-                yield a, b, F.cosine_similarity(a.layers[layer], b.layers[layer], dim=0).item()
-
-
-def separation_from_vectors(vectors: list[SenseVector], layer: int = -1) -> dict[str, dict[str, float]]:
-    """`sense_vectors`의 결과에서, 층 `layer`의 같은 뜻 쌍·다른 뜻 쌍 평균 코사인 유사도를 단어별로 계산합니다."""
-    by_word: dict[str, dict[str, list[float]]] = {}
-    for a, b, c in _same_word_pairs(vectors, layer):
-        by_word.setdefault(a.word, {"same": [], "cross": []})["same" if a.sense == b.sense else "cross"].append(c)
-    return {word: {k: float(np.mean(v)) for k, v in groups.items()} for word, groups in by_word.items()}
-
-
-SENSE_PERMUTATIONS = 2000  # 다의어 순열 검정에서 뜻 이름표를 섞는 횟수
-
-
-def sense_gap_p_values(
-    vectors: list[SenseVector], layer: int = -1, permutations: int = SENSE_PERMUTATIONS, seed: int = 0
-) -> dict[str, float]:
-    """단어별 순열 검정: 뜻 이름표를 무작위로 섞어도(뜻마다 문장 수는 그대로) 차이(같은 뜻 − 다른 뜻)가 관측값 이상으로
-    나오는 비율(p값, 한쪽 검정). 작을수록 차이가 우연으로 설명되기 어렵습니다. 같은 `seed`면 늘 같은 값입니다.
-
-    평가 문장이 뜻마다 몇 개뿐이라, 뜻과 무관한 요인(낱말의 위치, 주변 낱말)만으로도 작은 차이가 생깁니다(문맥을 보기 전인
-    0층에서도 차이가 0이 아닙니다). 차이가 0보다 큰지만 보지 않고 그 크기가 우연히 나올 만한지를 함께 보려는 것입니다.
-    """
-    if permutations < 1:
-        raise ValueError(f"permutations는 1 이상이어야 합니다 (받은 값: {permutations}).")
-    rng = np.random.default_rng(seed)
-    out = {}
-    for word in dict.fromkeys(v.word for v in vectors):
-        group = [v for v in vectors if v.word == word]
-        codes = np.unique([v.sense for v in group], return_inverse=True)[1]
-        if codes.max() == 0:
-            raise ValueError(f"'{word}'의 평가 문장에 뜻이 하나뿐이라 같은 뜻 쌍과 다른 뜻 쌍을 비교할 수 없습니다.")
-        cos = np.array([c for _, _, c in _same_word_pairs(group, layer)])  # (i, j) 쌍의 순서가 triu_indices와 같다
-        upper = np.triu_indices(len(group), 1)
-        labels = np.vstack([codes] + [rng.permutation(codes) for _ in range(permutations)])
-        same = labels[:, upper[0]] == labels[:, upper[1]]  # [1 + 순열 수, 쌍 수]
-        gaps = (same * cos).sum(1) / same.sum(1) - (~same * cos).sum(1) / (~same).sum(1)
-        out[word] = float((np.sum(gaps[1:] >= gaps[0] - 1e-9) + 1) / (permutations + 1))
-    return out
-
-
-def sense_separation(bert, tokenizer, rows: list[dict], layer: int = -1) -> dict[str, dict[str, float]]:
-    """다의어마다 같은 뜻 문장 쌍과 다른 뜻 문장 쌍의 평균 코사인 유사도(단어 첫 토큰; 기본은 마지막 층).
-
-    `layer`는 `hidden_states`의 번호입니다(0 = 임베딩 층 출력, -1 = 마지막 층).
-    """
-    return separation_from_vectors(sense_vectors(bert, tokenizer, rows), layer)
-
-
-def following_token_breakdown(vectors: list[SenseVector], layer: int = -1) -> list[dict]:
-    """`sense_vectors`의 결과에서, 같은 단어의 문장 쌍을 '뜻이 같은가' × '단어 바로 뒤 토큰이 같은가'로 나눠
-    층 `layer`의 평균 코사인 유사도를 셉니다.
-
-    한국어에서 단어 뒤 토큰은 대개 조사(`##를`, `##가` …)입니다. 뜻 차이보다 조사 차이가 벡터를 더 크게 가르는지
-    보는 진단이며, 돌려주는 행은 ``{"same_sense", "same_next", "mean_cosine", "pairs"}``입니다.
-    """
-    groups: dict[tuple[bool, bool], list[float]] = {}
-    for a, b, c in _same_word_pairs(vectors, layer):
-        groups.setdefault((a.sense == b.sense, a.next_id == b.next_id), []).append(c)
-    return [
-        {"same_sense": ss, "same_next": sn, "mean_cosine": float(np.mean(groups[ss, sn])), "pairs": len(groups[ss, sn])}
-        for ss in (True, False) for sn in (True, False) if (ss, sn) in groups
-    ]
-
-
-def following_token_effects(table: list[dict]) -> dict[str, float]:
-    """`following_token_breakdown`의 네 칸에서 두 효과를 뽑습니다(다른 쪽 조건을 고정하고 평균).
-
-    ``next``: 뜻 조건이 같을 때 뒤 토큰까지 같으면 오르는 코사인, ``sense``: 뒤 토큰 조건이 같을 때 뜻까지 같으면 오르는 코사인.
-    """
-    c = {(r["same_sense"], r["same_next"]): r["mean_cosine"] for r in table}
-    if len(c) != 4:
-        raise ValueError(f"네 칸(뜻 같음/다름 × 뒤 토큰 같음/다름)이 모두 있어야 합니다: {sorted(c)}")
-    return {
-        "next": ((c[True, True] - c[True, False]) + (c[False, True] - c[False, False])) / 2,
-        "sense": ((c[True, True] - c[False, True]) + (c[True, False] - c[False, False])) / 2,
-    }
-
-
-def word_token_index(sentence: str, word: str, offsets) -> int:
-    """문장에서 `word`로 시작하는 어절의 첫 토큰 위치."""
-    starts = [i for i in range(len(sentence)) if sentence.startswith(word, i) and (i == 0 or sentence[i - 1] == " ")]
-    if not starts:
-        raise ValueError(f"문장에 '{word}'로 시작하는 어절이 없습니다: {sentence}")
-    for t, (a, b) in enumerate(offsets.tolist()):
-        if a == starts[0] and b > a:
-            return t
-    raise ValueError(f"'{word}'의 토큰 위치를 찾지 못했습니다: {sentence}")
-
-
 # ---------------------------------------------------------------- 학습 루프 (이어 하기 가능)
 
 
@@ -402,14 +283,14 @@ def train(work: Path, settings: TrainSettings, size: ModelSize, log=print) -> Pa
     work = Path(work)
     torch.set_num_threads(settings.threads)
     tokenizer = AutoTokenizer.from_pretrained(work / "tokenizer")
-    train_docs = corpus_mod.read_documents(work / "corpus" / "train.txt")
-    held_docs = corpus_mod.read_documents(work / "corpus" / "heldout.txt")
+    train_docs = data.read_documents(work / "corpus" / "train.txt")
+    held_docs = data.read_documents(work / "corpus" / "heldout.txt")
     enc_train = encode_documents(tokenizer, train_docs)
     enc_held = encode_documents(tokenizer, held_docs)
     freq = Counter(t for d in enc_train for s in d for t in s)
     most_frequent_id = freq.most_common(1)[0][0]
     eval_batches = make_eval_batches(enc_held, tokenizer, settings.max_len)
-    sense_rows = corpus_mod.read_senses("eval")
+    sense_rows = data.read_senses("eval")
     continuation = continuation_ids(tokenizer) if settings.whole_word else None
 
     model = new_model(len(tokenizer), size, settings.seed)
@@ -525,7 +406,7 @@ def build(
         tok_mod.save_tokenizer(hf, work / "tokenizer")
         log(f"어휘 {len(hf)}개({tokenizer_from}에서 가져옴)")
     else:
-        docs = corpus_mod.read_documents(work / "corpus" / "train.txt")
+        docs = data.read_documents(work / "corpus" / "train.txt")
         vocab = tok_mod.train_wordpiece((s for d in docs for s in d), vocab_size=vocab_size)
         hf = tok_mod.make_hf_tokenizer(vocab, model_max_length=ModelSize.max_position_embeddings)
         tok_mod.save_tokenizer(hf, work / "tokenizer")
@@ -533,10 +414,10 @@ def build(
 
 
 def main(argv: list[str] | None = None) -> None:
-    p = argparse.ArgumentParser(prog="python -m bertlab.pretrain", description="번들 미니 BERT 사전학습 레시피")
+    p = argparse.ArgumentParser(prog="python -m bertlab.minibert.pretrain", description="번들 미니 BERT 사전학습 레시피")
     p.add_argument("command", choices=["build", "train", "export", "all"])
     p.add_argument("--work", type=Path, default=Path.home() / ".cache" / "bertlab" / "pretrain")
-    p.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "assets" / "mini-bert")
+    p.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[1] / "assets" / "mini-bert")
     p.add_argument("--template-docs", type=int, default=2000)
     p.add_argument("--vocab-size", type=int, default=12000)
     p.add_argument("--no-debian", action="store_true", help="Debian 문서 없이 직접 쓴 문장만(테스트용)")
