@@ -44,6 +44,22 @@ class Choice:
         return Path(self.source) == MINI_DIR
 
 
+def model_label(source: str | os.PathLike) -> str:
+    """출력과 표에 쓰는 모델 이름. 빌드한 컴퓨터의 절대 경로가 웹사이트에 새지 않도록 경로 대신 고정된 이름을 씁니다.
+
+    번들 모델은 ``"mini (bertlab/assets/mini-bert)"``, 로컬 디렉터리는 ``"로컬: <폴더 이름>"``, 허브 id는 그대로.
+    """
+    source = os.fspath(source) if source else ""
+    if not source:
+        return ""
+    path = Path(source).expanduser()
+    if path.is_dir():
+        if path.resolve() == MINI_DIR:
+            return "mini (bertlab/assets/mini-bert)"
+        return f"로컬: {path.resolve().name}"
+    return source
+
+
 def transformers_version() -> str:
     """transformers를 import하지 않고 설치된 버전을 읽습니다."""
     from importlib.metadata import PackageNotFoundError, version
@@ -139,7 +155,7 @@ def decide(name: str | os.PathLike | None = "auto") -> Choice:
         if env_name and env_name != "auto":
             choice = decide(env_name)
             detail = "네트워크 불필요" if choice.is_mini else choice.reason.rstrip(".")
-            return Choice("auto", choice.source, choice.offline, f"환경 변수 BERTLAB_MODEL={env_name}을(를) 따릅니다({detail}).")
+            return Choice("auto", choice.source, choice.offline, f"환경 변수 BERTLAB_MODEL의 값({env_name})을 따릅니다({detail}).")
         if hub_reachable():
             return Choice("auto", MBERT_ID, False, "허브에 연결되어 원래 강의의 mBERT를 씁니다.")
         if is_cached(MBERT_ID):
@@ -157,22 +173,22 @@ def decide(name: str | os.PathLike | None = "auto") -> Choice:
             raise FileNotFoundError(
                 f"'{local}' 디렉터리에 config.json이 없습니다. `save_pretrained`로 저장한 모델 디렉터리를 주세요."
             )
-        return Choice(name, str(local.resolve()), True, f"로컬 디렉터리 {local}에서 엽니다.")
+        return Choice(name, str(local.resolve()), True, f"로컬 디렉터리({local.name})에서 엽니다.")
     if source.startswith((".", "/", "~")) or source.count("/") > 1 or "\\" in source:
         raise FileNotFoundError(
             f"모델 디렉터리 '{source}'가 없습니다. 경로를 확인하거나, 허브 id(예: 'klue/bert-base') 또는 'mini'를 쓰세요."
         )
     if not _HUB_ID.match(source):
         raise ValueError(
-            f"'{name}'은(는) 알 수 없는 모델 이름입니다. "
+            f"알 수 없는 모델 이름입니다: '{name}'. "
             "'auto', 'mini', 'mbert', 허브 id(예: 'klue/bert-base') 또는 로컬 디렉터리 경로를 쓰세요."
         )
     if is_cached(source):
-        return Choice(name, source, True, f"허브 모델 {source}을(를) 캐시에서 엽니다.")
+        return Choice(name, source, True, f"캐시에 있는 허브 모델({source})을 엽니다.")
     if hub_reachable():
-        return Choice(name, source, False, f"허브에서 {source}을(를) 내려받습니다.")
+        return Choice(name, source, False, f"허브에서 모델({source})을 내려받습니다.")
     raise ConnectionError(
-        f"허브({HUB_URL})에 연결할 수 없고 '{source}'이(가) 캐시에도 없습니다. "
+        f"허브({HUB_URL})에 연결할 수 없고 모델('{source}')이 캐시에도 없습니다. "
         "이름을 확인하거나, 인터넷에 연결하거나, 오프라인에서는 load_bert('mini')를 쓰세요."
     )
 
@@ -197,8 +213,7 @@ def model_choice_line(name: str = "auto") -> str:
     except (FileNotFoundError, ConnectionError, ValueError, TypeError) as err:
         return f"(모델을 정할 수 없음: {err})"
     _prepare_environment(choice)
-    label = "번들 미니 BERT" if choice.is_mini else choice.source
-    return f"{label} — {choice.reason}"
+    return f"{model_label(choice.source)} — {choice.reason}"
 
 
 class ModelLoadError(RuntimeError):
@@ -214,8 +229,7 @@ def load_bert(name: str | os.PathLike | None = "auto", *, quiet: bool = False):
     choice = decide(name)
     _prepare_environment(choice)
     if not quiet:
-        label = "번들 미니 BERT" if choice.is_mini else choice.source
-        print(f"모델: {label} — {choice.reason}")
+        print(f"모델: {model_label(choice.source)} — {choice.reason}")
 
     from transformers import AutoTokenizer, BertModel
     from transformers.utils import logging as hf_logging
@@ -236,7 +250,7 @@ def load_bert(name: str | os.PathLike | None = "auto", *, quiet: bool = False):
         )
     except OSError as err:
         raise ModelLoadError(
-            f"'{choice.source}'을(를) 불러오지 못했습니다: {str(err).splitlines()[0]}\n"
+            f"모델('{choice.source}')을 불러오지 못했습니다: {str(err).splitlines()[0]}\n"
             "모델 이름을 확인하거나, 인터넷 연결을 확인하거나, load_bert('mini')를 쓰세요."
         ) from None
     finally:
@@ -247,7 +261,67 @@ def load_bert(name: str | os.PathLike | None = "auto", *, quiet: bool = False):
     if missing:
         print(f"주의: 체크포인트에 없어 새로 초기화된 가중치 {len(missing)}개: {missing[:4]} ...", file=sys.stderr)
     model.eval()
+    add_length_guard(model)
     return tokenizer, model
+
+
+def _too_long(n: int, limit: int) -> str:
+    return (
+        f"입력이 너무 깁니다: 토큰 {n:,}개(특수 토큰 포함)인데 이 모델은 최대 {limit:,}개까지 받습니다"
+        " (config.max_position_embeddings). 문장을 나누거나 bl.encode(..., truncate=True)로 앞부분만 쓰세요."
+    )
+
+
+def add_length_guard(model):
+    """모델이 받을 수 있는 길이(위치 임베딩 수)보다 긴 입력이 들어오면 한국어 `ValueError`를 냅니다.
+
+    그냥 두면 transformers 안쪽에서 ``RuntimeError: The size of tensor a (1602) must match ... (128)`` 같은
+    알아보기 어려운 오류가 납니다. `load_bert`와 `bl.train.load_classifier`가 부릅니다. 같은 모델에 두 번 걸지 않습니다.
+    """
+    config = getattr(model, "config", None)
+    limit = getattr(config, "max_position_embeddings", None)
+    if limit is None or getattr(model, "_bertlab_length_guard", False):
+        return model
+
+    def check(module, args, kwargs):
+        ids = kwargs.get("input_ids", args[0] if args else None)
+        embeds = kwargs.get("inputs_embeds")
+        shape = getattr(ids if ids is not None else embeds, "shape", None)
+        if shape is not None and len(shape) >= 2:
+            n = shape[1]
+            if n > limit:
+                raise ValueError(_too_long(n, limit))
+
+    model.register_forward_pre_hook(check, with_kwargs=True)
+    model._bertlab_length_guard = True
+    return model
+
+
+def encode(tokenizer, text, text_pair=None, *, model=None, truncate: bool = False, return_tensors: str | None = "pt", **kwargs):
+    """학생이 준 문장을 토큰화합니다. 빈 문장과 너무 긴 문장은 한국어 메시지로 알립니다(1장, 그리고 장마다 '내 문장으로').
+
+    - 빈 문장(공백만 있는 것 포함): `ValueError`.
+    - 모델의 최대 길이(`model.config.max_position_embeddings`, 모델이 없으면 `tokenizer.model_max_length`)보다 길면
+      `truncate=False`(기본값)일 때 `ValueError`, `truncate=True`면 앞부분만 쓰고 그렇게 했다고 한 줄로 알립니다.
+    """
+    for name, value in (("text", text), ("text_pair", text_pair)):
+        if value is None and name == "text_pair":
+            continue
+        if not isinstance(value, str):
+            raise TypeError(f"{name}은 문자열이어야 합니다 (받은 값: {type(value).__name__}).")
+        if not value.strip():
+            raise ValueError(f"문장이 비어 있습니다({name}): 글자를 하나 이상 넣어 주세요.")
+    config = getattr(model, "config", None)
+    limit = getattr(config, "max_position_embeddings", None) or tokenizer.model_max_length
+    enc = tokenizer(text, text_pair, return_tensors=return_tensors, **kwargs)
+    ids = enc["input_ids"]
+    n = ids.shape[-1] if hasattr(ids, "shape") else len(ids)
+    if n > limit:
+        if not truncate:
+            raise ValueError(_too_long(n, limit))
+        print(f"주의: 토큰 {n:,}개 가운데 앞의 {limit:,}개만 씁니다(이 모델의 최대 길이).")
+        enc = tokenizer(text, text_pair, return_tensors=return_tensors, truncation=True, max_length=limit, **kwargs)
+    return enc
 
 
 def describe(model) -> "pandas.DataFrame":  # noqa: F821
@@ -271,5 +345,5 @@ def describe(model) -> "pandas.DataFrame":  # noqa: F821
                 "파라미터 수": n_params,
             }
         ],
-        index=[getattr(config, "_name_or_path", "") or type(model).__name__],
+        index=[model_label(getattr(config, "_name_or_path", "")) or type(model).__name__],
     )

@@ -84,7 +84,7 @@ def load_classifier(
             new = ["(모든 가중치)"]
     except OSError as err:
         raise models.ModelLoadError(
-            f"'{source}'을(를) 불러오지 못했습니다: {str(err).splitlines()[0]}\n"
+            f"모델('{source}')을 불러오지 못했습니다: {str(err).splitlines()[0]}\n"
             "모델 이름을 확인하거나, 인터넷 연결을 확인하거나, load_classifier('mini')를 쓰세요."
         ) from None
     finally:
@@ -98,9 +98,9 @@ def load_classifier(
         model.config.id2label = dict(enumerate(LABEL_NAMES))
         model.config.label2id = {v: k for k, v in model.config.id2label.items()}
     if not quiet:
-        label = "번들 미니 BERT" if choice.is_mini else choice.source
         init = "사전학습 가중치" if pretrained else "무작위 초기화(사전학습 없음)"
-        print(f"분류 모델: {label} · {init} · 새로 초기화한 가중치: {', '.join(new)}")
+        print(f"분류 모델: {models.model_label(choice.source)} · {init} · 새로 초기화한 가중치: {', '.join(new)}")
+    models.add_length_guard(model)
     return tokenizer, model
 
 

@@ -7,4 +7,6 @@ bash scripts/setup.sh
 export BERTLAB_MODEL=${BERTLAB_MODEL:-mini} TOKENIZERS_PARALLELISM=false
 if [ "${BERTLAB_MODEL}" = mini ]; then export HF_HUB_OFFLINE=1; fi
 .venv/bin/jupyter-book build . -W -n --keep-going
+# 빌드한 사이트에 기계 경로나 다른 호스트에서 불러오는 파일이 있으면 실패한다
+.venv/bin/python scripts/check_site.py _build/html
 echo "완료: _build/html/index.html"

@@ -1,11 +1,12 @@
-"""bertlab.templates_ko: 조사 고르기, 결정성, 빈 문장 없음."""
+"""bertlab.korean(조사 고르기)과 bertlab.minibert.templates(결정성, 빈 문장 없음)."""
 
 import csv
 from pathlib import Path
 
 import pytest
 
-from bertlab.templates_ko import TEMPLATES, generate, has_batchim, josa
+from bertlab.korean import has_batchim, josa
+from bertlab.minibert.templates import TEMPLATES, generate
 
 SENSES = Path(__file__).resolve().parents[1] / "bertlab" / "assets" / "text" / "senses_ko.tsv"
 
@@ -61,7 +62,7 @@ def test_every_template_renders():
     # 틀마다 적어도 한 번은 나오고, 채우기에서 오류가 나지 않는다
     import random
 
-    from bertlab.templates_ko import _render
+    from bertlab.minibert.templates import _render
 
     rng = random.Random(0)
     for _, slots, sentences in TEMPLATES:

@@ -214,3 +214,35 @@ def test_korean_plot_has_no_missing_glyphs(recwarn):
     fig.canvas.draw()
     plt.close(fig)
     assert not [w for w in recwarn if "Glyph" in str(w.message)]
+
+
+def test_long_and_empty_sentences_get_korean_messages(tiny_bert):
+    """1,600토큰짜리 문장과 빈 문장: 모델 깊숙한 곳의 RuntimeError 대신 길이와 한계를 말하는 한국어 ValueError."""
+    import torch
+
+    tokenizer, _ = bl.load_bert("mini", quiet=True)
+    limit = tiny_bert.config.max_position_embeddings
+    long_text = "배 " * 1598  # [CLS] + 1,598 + [SEP] = 1,600토큰
+    with pytest.raises(ValueError, match=rf"토큰 1,600개.*최대 {limit:,}개"):
+        bl.encode(tokenizer, long_text, model=tiny_bert)
+    for empty in ("", "   \n"):
+        with pytest.raises(ValueError, match="문장이 비어 있습니다"):
+            bl.encode(tokenizer, empty, model=tiny_bert)
+    with pytest.raises(TypeError, match="문자열"):
+        bl.encode(tokenizer, None, model=tiny_bert)
+    enc = bl.encode(tokenizer, long_text, model=tiny_bert, truncate=True)
+    assert enc["input_ids"].shape[-1] == limit
+    # 모델을 직접 불러도(학생이 tokenizer(...)를 그대로 넘겨도) 같은 한국어 오류
+    bl.models.add_length_guard(tiny_bert)
+    ids = torch.ones(1, 1600, dtype=torch.long)
+    with pytest.raises(ValueError, match=rf"토큰 1,600개.*최대 {limit:,}개"):
+        tiny_bert(input_ids=ids)
+    with pytest.raises(ValueError, match="토큰 1,600개"):
+        tiny_bert(ids)
+
+
+def test_load_bert_guards_the_length():
+    _, model = bl.load_bert("mini", quiet=True)
+    assert model._bertlab_length_guard
+    assert bl.models.model_label(bl.MINI_DIR) == "mini (bertlab/assets/mini-bert)"
+    assert str(bl.MINI_DIR) not in bl.describe(model).index[0]

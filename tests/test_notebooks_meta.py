@@ -231,3 +231,16 @@ def test_teaching_api_house_rules():
     modules = [p for p in pkg.rglob("*.py") if "assets" not in p.relative_to(pkg).parts]  # assets/의 데이터 생성 스크립트는 모듈이 아니다
     long = {str(p.relative_to(pkg)): n for p in modules if (n := len(p.read_text(encoding="utf-8").splitlines())) > 450}
     assert not long, long
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_title_first_then_collapsed_setup_cell(path):
+    """웹사이트에서 장은 제목과 여는 글로 시작하고, 준비 셀(첫 코드 셀)은 그 뒤에 접혀 있지만 실행된다."""
+    nb = _read(path)
+    first = nb.cells[0]
+    assert first.cell_type == "markdown" and re.search(r"^# \S", first.source, re.M), f"{path.name}: 첫 셀이 제목이 아닙니다"
+    setup = _code_cells(nb)[0]
+    assert nb.cells.index(setup) == 1, f"{path.name}: 준비 셀이 제목 셀 바로 뒤에 있어야 합니다"
+    tags = setup.metadata.get("tags", [])
+    assert "hide-input" in tags or "hide-cell" in tags, f"{path.name}: 준비 셀에 hide-input 태그가 없습니다"
+    assert not {"remove-cell", "remove-input", "skip-execution"} & set(tags), f"{path.name}: 준비 셀은 실행되어야 합니다"

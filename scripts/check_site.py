@@ -1,0 +1,126 @@
+"""빌드한 웹사이트를 정적으로 검사합니다(브라우저 없이, 몇 초).
+
+    .venv/bin/python scripts/check_site.py [_build/html]
+
+- **기계 경로**: 어느 쪽에도 빌드한 컴퓨터의 절대 경로(저장소 위치, 홈 폴더, 가상환경, site-packages)가 없어야 합니다.
+- **외부 요청**: 어느 쪽도 다른 호스트에서 스크립트·스타일·글꼴·그림·iframe을 불러오지 않아야 합니다
+  (`<script src>`, `<link rel=stylesheet|preload|icon>`, `<img src>`, `<iframe src>`, `<source src>`, CSS의 `url(...)`).
+  다른 호스트로 가는 *링크*(`<a href>`, Colab·저장소 버튼)는 요청이 아니므로 괜찮습니다.
+
+`bash scripts/build-book.sh`가 빌드 끝에 부르고, 브라우저 시험(`tests/browser/`)도 같은 함수를 씁니다.
+문제가 있으면 쪽과 내용을 적고 0이 아닌 코드로 끝납니다.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urlparse
+
+ROOT = Path(__file__).resolve().parents[1]
+LOCAL_HOSTS = {"", "127.0.0.1", "localhost"}
+# 요청을 일으키는 태그와 속성. <link>는 rel이 불러오는 종류일 때만.
+_FETCHING = {"script": ("src",), "img": ("src", "srcset"), "iframe": ("src",), "source": ("src", "srcset"),
+             "audio": ("src",), "video": ("src", "poster"), "embed": ("src",), "object": ("data",)}
+_LINK_RELS = {"stylesheet", "preload", "modulepreload", "icon", "shortcut", "apple-touch-icon", "manifest", "prefetch"}
+_CSS_URL = re.compile(r"url\(\s*['\"]?([^'\")]+)")
+
+
+def pages(site: Path) -> list[Path]:
+    """사이트의 HTML 쪽(밑줄로 시작하는 폴더 _static, _sources 등은 뺌)."""
+    return [p for p in sorted(site.rglob("*.html")) if not any(part.startswith("_") for part in p.relative_to(site).parts[:-1])]
+
+
+def machine_path_patterns() -> list[str]:
+    """이 컴퓨터에서만 뜻이 있는 절대 경로들(긴 것부터)."""
+    cands = {str(ROOT), str(Path.home()), sys.prefix, str(Path(sys.prefix).resolve())}
+    cands |= {p for p in sys.path if "site-packages" in p}
+    return sorted({c.rstrip("/") for c in cands if c and c not in ("/", "")}, key=len, reverse=True) + ["site-packages/"]
+
+
+def machine_paths(site: Path) -> dict[str, list[str]]:
+    """{쪽: [찾은 경로가 든 짧은 조각, ...]}"""
+    patterns = machine_path_patterns()
+    found: dict[str, list[str]] = {}
+    for page in pages(site):
+        text = page.read_text(encoding="utf-8", errors="replace")
+        for pat in patterns:
+            for m in re.finditer(re.escape(pat), text):
+                found.setdefault(page.relative_to(site).as_posix(), []).append(text[max(0, m.start() - 40): m.end() + 40])
+    return found
+
+
+def _is_external(url: str) -> bool:
+    url = url.strip()
+    if url.startswith("//"):
+        return True
+    u = urlparse(url)
+    return u.scheme in ("http", "https", "ws", "wss") and (u.hostname or "") not in LOCAL_HOSTS
+
+
+class _Fetches(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.urls: list[str] = []
+        self._style = False
+
+    def handle_starttag(self, tag, attrs):
+        a = {k: (v or "") for k, v in attrs}
+        if tag == "link" and set(a.get("rel", "").lower().split()) & _LINK_RELS:
+            self.urls.append(a.get("href", ""))
+        for attr in _FETCHING.get(tag, ()):
+            if attr in a:
+                self.urls += [part.strip().split(" ")[0] for part in a[attr].split(",")] if attr == "srcset" else [a[attr]]
+        if "style" in a:
+            self.urls += _CSS_URL.findall(a["style"])
+        self._style = tag == "style"
+
+    def handle_endtag(self, tag):
+        if tag == "style":
+            self._style = False
+
+    def handle_data(self, data):
+        if self._style:
+            self.urls += _CSS_URL.findall(data)
+
+
+def external_requests(site: Path) -> dict[str, list[str]]:
+    """{쪽 또는 CSS 파일: [다른 호스트에서 불러오는 주소, ...]}"""
+    found: dict[str, list[str]] = {}
+    for page in pages(site):
+        parser = _Fetches()
+        parser.feed(page.read_text(encoding="utf-8", errors="replace"))
+        ext = sorted({u for u in parser.urls if _is_external(u)})
+        if ext:
+            found[page.relative_to(site).as_posix()] = ext
+    for css in sorted(site.rglob("*.css")):
+        ext = sorted({u for u in _CSS_URL.findall(css.read_text(encoding="utf-8", errors="replace")) if _is_external(u)})
+        if ext:
+            found[css.relative_to(site).as_posix()] = ext
+    return found
+
+
+def main(argv: list[str]) -> int:
+    site = Path(argv[0]) if argv else ROOT / "_build" / "html"
+    if not (site / "index.html").exists():
+        print(f"{site}/index.html이 없습니다. 먼저 책을 빌드하세요.", file=sys.stderr)
+        return 2
+    problems = 0
+    for name, snippets in machine_paths(site).items():
+        problems += 1
+        print(f"기계 경로: {name}: {snippets[0]!r} (모두 {len(snippets)}곳)", file=sys.stderr)
+    for name, urls in external_requests(site).items():
+        problems += 1
+        print(f"외부 요청: {name}: {urls}", file=sys.stderr)
+    n = len(pages(site))
+    if problems:
+        print(f"사이트 검사 실패: 쪽 {n}개 중 문제 {problems}곳", file=sys.stderr)
+        return 1
+    print(f"사이트 검사 통과: 쪽 {n}개, 기계 경로 0곳, 외부 요청 0개")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
