@@ -16,7 +16,7 @@ from __future__ import annotations
 import importlib
 
 from .env import in_colab, setup
-from .models import MBERT_ID, MINI_DIR, describe, encode, load_bert, resolve
+from .models import MBERT_ID, MINI_DIR, describe, encode, fill_mask, load_bert, load_mlm, resolve
 
 __version__ = "0.1.0"
 
@@ -36,7 +36,7 @@ _SUBMODULES = {
     "course",
 }
 
-__all__ = ["setup", "in_colab", "load_bert", "encode", "resolve", "describe", "MINI_DIR", "MBERT_ID", *sorted(_SUBMODULES)]
+__all__ = ["setup", "in_colab", "load_bert", "load_mlm", "fill_mask", "encode", "resolve", "describe", "MINI_DIR", "MBERT_ID", *sorted(_SUBMODULES)]
 
 
 def __getattr__(name: str):

@@ -226,21 +226,37 @@ def load_bert(name: str | os.PathLike | None = "auto", *, quiet: bool = False):
     모델은 평가 모드이고, eager 어텐션(그래야 `output_attentions`가 값을 돌려줌)에
     `output_attentions`와 `output_hidden_states`가 켜져 있습니다.
     """
+    from transformers import BertModel
+
+    return _load(BertModel, name, quiet)
+
+
+def load_mlm(name: str | os.PathLike | None = "auto", *, quiet: bool = False):
+    """토크나이저와 빈칸 채우기(MLM) 헤드가 달린 `BertForMaskedLM`을 돌려줍니다(1장의 맛보기, 부록).
+
+    번들 미니 BERT는 MLM + NSP로 사전학습한 체크포인트라 MLM 헤드의 가중치가 들어 있습니다.
+    """
+    from transformers import BertForMaskedLM
+
+    return _load(BertForMaskedLM, name, quiet)
+
+
+def _load(model_class, name, quiet: bool):
     choice = decide(name)
     _prepare_environment(choice)
     if not quiet:
         print(f"모델: {model_label(choice.source)} — {choice.reason}")
 
-    from transformers import AutoTokenizer, BertModel
+    from transformers import AutoTokenizer
     from transformers.utils import logging as hf_logging
 
     verbosity = hf_logging.get_verbosity()
     bars = hf_logging.is_progress_bar_enabled()
-    hf_logging.set_verbosity_error()  # BertForPreTraining 체크포인트의 cls.* 헤드는 BertModel에 필요 없음
+    hf_logging.set_verbosity_error()  # BertForPreTraining 체크포인트의 쓰지 않는 헤드(cls.*)에 대한 경고는 감춘다
     hf_logging.disable_progress_bar()  # 노트북 출력에 로딩 진행 막대를 남기지 않는다
     try:
         tokenizer = AutoTokenizer.from_pretrained(choice.source, local_files_only=choice.offline)
-        model, info = BertModel.from_pretrained(
+        model, info = model_class.from_pretrained(
             choice.source,
             attn_implementation="eager",
             output_attentions=True,
@@ -263,6 +279,26 @@ def load_bert(name: str | os.PathLike | None = "auto", *, quiet: bool = False):
     model.eval()
     add_length_guard(model)
     return tokenizer, model
+
+
+def fill_mask(model, tokenizer, text: str, k: int = 5) -> list[list[tuple[str, float]]]:
+    """문장 속 `[MASK]`마다 모델이 고른 상위 `k`개 (토큰, 확률). `model`은 `load_mlm`이 준 모델(1장).
+
+    `[MASK]`가 없으면, 또는 빈 문장이나 너무 긴 문장이면 한국어 `ValueError`를 냅니다.
+    """
+    import torch
+
+    enc = encode(tokenizer, text, model=model)
+    positions = (enc["input_ids"][0] == tokenizer.mask_token_id).nonzero().flatten().tolist()
+    if not positions:
+        raise ValueError(f"문장에 {tokenizer.mask_token}이 없습니다: 가릴 자리에 {tokenizer.mask_token}을 넣어 주세요.")
+    with torch.no_grad():
+        probs = model(**enc).logits[0, positions].softmax(-1)
+    top = probs.topk(k, dim=-1)
+    return [
+        list(zip(tokenizer.convert_ids_to_tokens(ids.tolist()), vals.tolist()))
+        for vals, ids in zip(top.values, top.indices)
+    ]
 
 
 def _too_long(n: int, limit: int) -> str:

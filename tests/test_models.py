@@ -246,3 +246,16 @@ def test_load_bert_guards_the_length():
     assert model._bertlab_length_guard
     assert bl.models.model_label(bl.MINI_DIR) == "mini (bertlab/assets/mini-bert)"
     assert str(bl.MINI_DIR) not in bl.describe(model).index[0]
+
+
+def test_fill_mask_gives_top_k_per_mask():
+    tokenizer, mlm = bl.load_mlm("mini", quiet=True)
+    rows = bl.fill_mask(mlm, tokenizer, "아침에 [MASK] 타고 학교에 갔다. [MASK] 맛있다.", k=3)
+    assert len(rows) == 2 and all(len(r) == 3 for r in rows)
+    for r in rows:
+        probs = [p for _, p in r]
+        assert probs == sorted(probs, reverse=True) and 0 < probs[0] <= 1
+    with pytest.raises(ValueError, match=r"\[MASK\]이 없습니다"):
+        bl.fill_mask(mlm, tokenizer, "가린 곳이 없는 문장")
+    with pytest.raises(ValueError, match="비어 있습니다"):
+        bl.fill_mask(mlm, tokenizer, " ")

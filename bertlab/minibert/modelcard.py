@@ -18,6 +18,7 @@ import torch
 
 from .. import data, senses
 from ..models import MINI_DIR
+from ..models import fill_mask as fill_mask_top
 from . import pretrain as pt
 from . import tokenizer as tok_mod
 
@@ -90,15 +91,11 @@ def senses_summary(metrics: dict) -> str:
     return out
 
 
-@torch.no_grad()
 def fill_mask(model, tokenizer, sentence: str, k: int = 5) -> list[str]:
-    """`[MASK]` 자리의 상위 k개 예측 토큰."""
-    enc = tokenizer(sentence, return_tensors="pt")
-    pos = (enc["input_ids"][0] == tokenizer.mask_token_id).nonzero().flatten()
-    if len(pos) != 1:
+    """`[MASK]` 하나의 상위 k개 예측 토큰(모델 카드의 표). 계산은 가르치는 쪽의 `bertlab.models.fill_mask`."""
+    if sentence.count(tokenizer.mask_token) != 1:
         raise ValueError(f"문장에 [MASK]가 정확히 하나 있어야 합니다: {sentence}")
-    logits = model(**enc).logits[0, pos[0]]
-    return tokenizer.convert_ids_to_tokens(torch.topk(logits, k).indices.tolist())
+    return [token for token, _ in fill_mask_top(model, tokenizer, sentence, k)[0]]
 
 
 def evaluate_checkpoint(model_dir: Path, work: Path, max_len: int = 64) -> dict:
