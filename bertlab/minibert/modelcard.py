@@ -125,7 +125,7 @@ def evaluate_checkpoint(model_dir: Path, work: Path, max_len: int = 64) -> dict:
         heldout[name]["documents"] = len(docs)
     sense_rows = data.read_senses("eval")
     vectors = senses.sense_vectors(model.bert, tokenizer, sense_rows)  # 모든 층을 한 번에
-    senses = senses.separation_from_vectors(vectors)
+    separation = senses.separation_from_vectors(vectors)
     senses_by_layer = {
         str(layer): _gaps(senses.separation_from_vectors(vectors, layer))
         for layer in range(model.config.num_hidden_layers + 1)
@@ -140,7 +140,7 @@ def evaluate_checkpoint(model_dir: Path, work: Path, max_len: int = 64) -> dict:
         "most_frequent_token": tokenizer.convert_ids_to_tokens(most_frequent_id),
         "heldout": heldout,
         "nsp_random_share": nsp_random_share,
-        "senses": senses,
+        "senses": separation,
         "senses_gap_by_layer": senses_by_layer,
         "senses_following_token": following,
         "senses_particle": senses.separation_from_vectors(particle_vectors),
