@@ -68,7 +68,7 @@ def test_following_token_breakdown():
 
 
 def test_senses_summary_reports_both_sets_and_the_permutation_test():
-    """'한계'의 다의어 문장: 묶음마다 차이가 양수인 낱말과 p < 0.05인 낱말을, 0층과의 비교를 숫자 뒤 조사 없이 적는다."""
+    """'한계'의 동음이의어 문장: 묶음마다 차이가 양수인 단어과 p < 0.05인 단어을, 0층과의 비교를 숫자 뒤 조사 없이 적는다."""
 
     def senses(gaps):
         return {w: {"same": 0.7 + g, "cross": 0.7} for w, g in gaps.items()}
@@ -80,8 +80,8 @@ def test_senses_summary_reports_both_sets_and_the_permutation_test():
         "senses_gap_by_layer": {"0": {"배": 0.02, "다리": 0.0}, "4": {"배": 0.02, "다리": -0.01}},
     }
     text = bl.minibert.modelcard.senses_summary(metrics)
-    assert "2낱말 중 1낱말에서만" in text and "다리에서는 뜻을 구별하지 못합니다" in text
-    assert "낱말은 1개(배)이고, 다리(p = 0.70)" in text  # 조사 제각각 묶음의 순열 검정
-    assert "2낱말 모두 같은 뜻끼리 더 비슷합니다(차이 +0.010–+0.030)" in text
-    assert "2낱말 모두 그 차이가 우연으로 보기 어렵습니다" in text  # 조사 고정 묶음
+    assert "단어 2개 중 1개에서만" in text and "다리에서는 뜻을 구별하지 못합니다" in text
+    assert "단어는 1개(배)이고, 다리(p = 0.70)" in text  # 조사 제각각 묶음의 순열 검정
+    assert "단어 2개 모두 같은 뜻끼리 더 비슷합니다(차이 +0.010–+0.030)" in text
+    assert "단어 2개 모두 그 차이가 우연으로 보기 어렵습니다" in text  # 조사 고정 묶음
     assert "평균(+0.005)이" in text and "평균(+0.010)보다 크지 않아서" in text

@@ -208,6 +208,14 @@ def corpus_stats(docs: list[list[str]]) -> dict:
     }
 
 
+EVERYDAY_V2_DIR = TEXT_DIR / "everyday_v2"
+
+
+def everyday_v2_files() -> list[Path]:
+    """이슈 20에서 쓴 일상 문단 파일들(주제마다 하나, 이름 순)."""
+    return sorted(EVERYDAY_V2_DIR.glob("[0-9][0-9]_*.txt"))
+
+
 def build_corpus(
     cache_dir: Path,
     *,
@@ -215,6 +223,7 @@ def build_corpus(
     heldout_percent: int = 5,
     seed: int = 0,
     use_debian: bool = True,
+    everyday_v2: bool = False,
 ) -> Corpus:
     """모든 출처를 모아 정제·중복 제거·문서 단위 분할을 하고 통계를 붙입니다."""
     sources: dict[str, list[list[str]]] = {}
@@ -232,6 +241,9 @@ def build_corpus(
         from . import templates
 
         sources["templates_ko"] = templates.generate(template_docs, seed=seed)
+    if everyday_v2:
+        # 이슈 20의 일상 말뭉치(주제마다 한 파일). 맨 뒤에 더하므로 앞 출처들의 중복 제거와 held-out 분할은 그대로다.
+        sources["everyday_v2"] = [d for path in everyday_v2_files() for d in read_documents(path)]
 
     eval_sentences = {r["sentence"] for r in read_senses() if r["split"] != "train"}
     seen: set[str] = set(eval_sentences)

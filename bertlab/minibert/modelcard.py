@@ -19,6 +19,7 @@ import torch
 from .. import data, senses
 from ..models import MINI_DIR
 from ..models import fill_mask as fill_mask_top
+from . import corpus as corpus_mod
 from . import pretrain as pt
 from . import tokenizer as tok_mod
 
@@ -48,32 +49,32 @@ def _gaps(senses: dict[str, dict[str, float]]) -> dict[str, float]:
 
 
 def _significance(p_values: dict[str, float], lead: str) -> str:
-    """순열 검정 결과 한 문장: p < SIGNIFICANCE인 낱말과 아닌 낱말."""
+    """순열 검정 결과 한 문장: p < SIGNIFICANCE인 단어과 아닌 단어."""
     clear = [w for w, p in p_values.items() if p < SIGNIFICANCE]
     unclear = [w for w, p in p_values.items() if p >= SIGNIFICANCE]
     if not unclear:
-        return f" 순열 검정으로 보면 {len(p_values)}낱말 모두 그 차이가 우연으로 보기 어렵습니다(p < {SIGNIFICANCE})."
-    return (f" {lead} 순열 검정으로 그 차이가 우연으로 보기 어려운(p < {SIGNIFICANCE}) 낱말은 "
+        return f" 순열 검정으로 보면 단어 {len(p_values)}개 모두 그 차이가 우연으로 보기 어렵습니다(p < {SIGNIFICANCE})."
+    return (f" {lead} 순열 검정으로 그 차이가 우연으로 보기 어려운(p < {SIGNIFICANCE}) 단어는 "
             + (f"{len(clear)}개({', '.join(clear)})이고, " if clear else "하나도 없고, ")
             + ", ".join(f"{w}(p = {p_values[w]:.2f})" for w in unclear)
             + "의 차이는 뜻을 무작위로 섞어도 흔히 나오는 크기입니다.")
 
 
 def _agreement(gaps: dict[str, float], where: str) -> str:
-    """한 평가 묶음에서 같은 뜻끼리 더 비슷한 낱말이 몇 개인지 한 문장으로."""
+    """한 평가 묶음에서 같은 뜻끼리 더 비슷한 단어이 몇 개인지 한 문장으로."""
     failed = [w for w, g in gaps.items() if g <= 0]
     if failed:
-        return (f"{where} {len(gaps)}낱말 중 {len(gaps) - len(failed)}낱말에서만 같은 뜻끼리 더 비슷하고, "
+        return (f"{where} 단어 {len(gaps)}개 중 {len(gaps) - len(failed)}개에서만 같은 뜻끼리 더 비슷하고, "
                 f"{', '.join(failed)}에서는 뜻을 구별하지 못합니다.")
-    return f"{where} {len(gaps)}낱말 모두 같은 뜻끼리 더 비슷합니다(차이 {min(gaps.values()):+.3f}–{max(gaps.values()):+.3f})."
+    return f"{where} 단어 {len(gaps)}개 모두 같은 뜻끼리 더 비슷합니다(차이 {min(gaps.values()):+.3f}–{max(gaps.values()):+.3f})."
 
 
 def senses_summary(metrics: dict) -> str:
-    """다의어 결과를 몇 문장으로: 두 평가 문장 묶음에서 몇 낱말이 같은 뜻끼리 더 비슷한지, 그 차이가 우연을 넘는지(순열 검정),
-    문맥을 보기 전(0층)과의 비교. 모델 카드와 웹사이트 부록이 같은 문장을 씁니다."""
+    """동음이의어 결과를 몇 문장으로: 두 평가 문장 묶음에서 몇 단어이 같은 뜻끼리 더 비슷한지, 그 차이가 우연을 넘는지(순열 검정),
+    문맥을 보기 전(임베딩 출력)과의 비교. 모델 카드와 웹사이트 부록이 같은 문장을 씁니다."""
     gaps = _gaps(metrics["senses"])
     p_all = metrics.get("senses_p", {})
-    out = "다의어의 문맥 벡터(마지막 층)는 " + _agreement(gaps, "조사가 제각각인 평가 문장에서")
+    out = "동음이의어의 문맥 벡터(마지막 층)는 " + _agreement(gaps, "조사가 제각각인 평가 문장에서")
     if "eval" in p_all:
         out += _significance(p_all["eval"], "또" if any(g <= 0 for g in gaps.values()) else "그러나")
     particle = metrics.get("senses_particle")
@@ -86,7 +87,7 @@ def senses_summary(metrics: dict) -> str:
         first = float(np.mean(list(by_layer["0"].values())))
         if last <= 2 * max(first, 0.0):
             relation = "보다 크지 않아서" if last <= first else "의 두 배에 못 미쳐서"
-            out += (f" 조사가 제각각인 문장에서 마지막 층의 차이 평균({last:+.3f})이 문맥을 보기 전인 0층(임베딩)의 평균({first:+.3f}){relation}, "
+            out += (f" 조사가 제각각인 문장에서 마지막 층의 차이 평균({last:+.3f})이 문맥을 보기 전인 임베딩 출력(0번 은닉 상태)의 평균({first:+.3f}){relation}, "
                     "문맥 층이 더하는 뜻 정보는 많지 않습니다.")
     return out
 
@@ -99,7 +100,7 @@ def fill_mask(model, tokenizer, sentence: str, k: int = 5) -> list[str]:
 
 
 def evaluate_checkpoint(model_dir: Path, work: Path, max_len: int = 64) -> dict:
-    """held-out 품질: 선택한 모든 위치를 [MASK]로 바꾼 정확도와 최빈 토큰 기준선(출처별), NSP, 다의어 분리, fill-mask."""
+    """held-out 품질: 선택한 모든 위치를 [MASK]로 바꾼 정확도와 최빈 토큰 기준선(출처별), NSP, 동음이의어 분리, fill-mask."""
     from transformers import AutoTokenizer, BertForMaskedLM, BertForPreTraining
     from transformers.utils import logging as hf_logging
 
@@ -113,11 +114,15 @@ def evaluate_checkpoint(model_dir: Path, work: Path, max_len: int = 64) -> dict:
     freq = Counter(t for d in pt.encode_documents(tokenizer, train_docs) for s in d for t in s)
     most_frequent_id = freq.most_common(1)[0][0]
     everyday = set(s for d in data.read_documents(data.TEXT_DIR / "everyday_ko.txt") for s in d)
+    everyday_v2 = set(s for path in corpus_mod.everyday_v2_files() for d in data.read_documents(path) for s in d)
     groups = {
         "all": held_docs,
-        "everyday": [d for d in held_docs if d[0] in everyday],
-        "documentation": [d for d in held_docs if d[0] not in everyday],
+        "everyday": [d for d in held_docs if d[0] in everyday | everyday_v2],
+        "documentation": [d for d in held_docs if d[0] not in everyday | everyday_v2],
     }
+    if any(d[0] in everyday_v2 for d in held_docs):  # 이슈 20의 말뭉치로 만든 held-out이면 두 일상 글을 따로도 잰다
+        groups["everyday_v1"] = [d for d in held_docs if d[0] in everyday]
+        groups["everyday_v2"] = [d for d in held_docs if d[0] in everyday_v2]
     heldout = {}
     for name, docs in groups.items():
         batches = pt.make_eval_batches(pt.encode_documents(tokenizer, docs), tokenizer, max_len)
@@ -157,7 +162,7 @@ def evaluate_checkpoint(model_dir: Path, work: Path, max_len: int = 64) -> dict:
 
 
 def _sense_table(senses: dict[str, dict[str, float]], p_values: dict[str, float] | None) -> list[str]:
-    """다의어 표(마크다운 줄): 같은 뜻 쌍, 다른 뜻 쌍, 차이, (있으면) 순열 검정 p값."""
+    """동음이의어 표(마크다운 줄): 같은 뜻 쌍, 다른 뜻 쌍, 차이, (있으면) 순열 검정 p값."""
     head = "| 단어 | 같은 뜻 쌍 | 다른 뜻 쌍 | 차이 |" + (" p값 |" if p_values else "")
     lines = [head, "|---|---:|---:|---:|" + ("---:|" if p_values else "")]
     for w, v in senses.items():
@@ -207,17 +212,17 @@ def write_model_card(model_dir: Path, work: Path, metrics: dict) -> Path:
         f"| **학습 합계** | | {tr['documents']:,} | {tr['sentences']:,} | {tr['characters']:,} |",
         f"| **held-out** (문서 단위로 분리) | | {ho['documents']:,} | {ho['sentences']:,} | {ho['characters']:,} |",
         "",
-        f"학습 말뭉치의 한글 비율은 {tr['hangul_share']:.1%}, 서로 다른 한글 음절은 {tr['distinct_hangul_syllables']:,}자입니다. "
+        f"학습 말뭉치의 한글 비율은 {_pct(tr['hangul_share'])}, 서로 다른 한글 음절은 {tr['distinct_hangul_syllables']:,}자입니다. "
         "Debian 문서는 패키지를 설치하지 않고 `apt-get download` + `dpkg -x`로 풀어 HTML/Mallard에서 문단을 뽑았고, 마크업·코드·메뉴 경로·"
-        "한글 비율 60 % 미만 문장·중복 문장을 걸렀습니다. held-out은 문서 해시로 5 %를 떼었고(실제 문서와 일상 문단), 다의어 평가 문장은 학습에서 뺐습니다.",
+        "한글 비율 60 % 미만 문장·중복 문장을 걸렀습니다. held-out은 문서 해시로 5 %를 떼었고(실제 문서와 일상 문단), 동음이의어 평가 문장은 학습에서 뺐습니다.",
         "",
         "## 어휘 (WordPiece)",
         "",
         f"`tokenizers`로 학습한 WordPiece, BERT 정규화(소문자화·악센트 제거 없음: 한글이 자모로 분해되지 않음), 어휘 {metrics['tokenizer']['vocab_size']:,}개. "
         "문서 말뭉치에는 한글 음절이 1,200자 남짓이라, KS X 1001 상용 한글 2,350자와 호환용 자모 51자(ㅋ, ㅠ 등)를 단어 첫머리용과 "
-        "`##` 이어붙임용으로 모두 넣었습니다. 책이 뜻을 비교하는 다의어(배, 눈, 말, 밤, 차, 다리)에 조사가 붙은 꼴('배를', '눈이')은 "
-        "어휘에서 빼서, mBERT처럼 낱말과 `##조사`로 잘리게 했습니다(한 토큰으로 두면 그 낱말의 벡터가 뜻보다 조사에 따라 갈립니다). "
-        f"held-out 문장의 [UNK] 비율 {metrics['tokenizer']['heldout_unk_rate']:.2%}, 어절당 조각 {metrics['tokenizer']['heldout_pieces_per_word']:.2f}개.",
+        "`##` 이어붙임용으로 모두 넣었습니다. 책이 뜻을 비교하는 동음이의어(배, 눈, 말, 밤, 차, 다리)에 조사가 붙은 꼴('배를', '눈이')은 "
+        "어휘에서 빼서, mBERT처럼 단어와 `##조사`로 잘리게 했습니다(한 토큰으로 두면 그 단어의 벡터가 뜻보다 조사에 따라 갈립니다). "
+        f"held-out 문장의 [UNK] 비율 {100 * metrics['tokenizer']['heldout_unk_rate']:.2f} %, 어절당 조각 {metrics['tokenizer']['heldout_pieces_per_word']:.2f}개.",
         "",
     ]
     for s, toks in metrics["tokenizer"]["splits"].items():
@@ -228,7 +233,7 @@ def write_model_card(model_dir: Path, work: Path, metrics: dict) -> Path:
         "## 사전학습",
         "",
         f"MLM(토큰의 15 %를 골라 80 % [MASK], 10 % 무작위, 10 % 그대로) + NSP(절반은 실제 다음 문장, 절반은 다른 문서의 문장; "
-        f"한 문장짜리 조각은 실제 다음 문장이 없어 늘 무작위가 되므로 학습 쌍의 {metrics['nsp_random_share']:.0%}가 무작위). "
+        f"한 문장짜리 조각은 실제 다음 문장이 없어 늘 무작위가 되므로 학습 쌍의 {100 * metrics['nsp_random_share']:.0f} %가 무작위). "
         f"설정: {json.dumps(settings['train'], ensure_ascii=False)}. MLM 로짓은 마스크된 위치에서만 계산합니다. "
         f"이 2코어 CPU에서 torch 스레드 {settings['train'].get('threads', 1)}개로 {last['step']:,} 스텝"
         + (f", 약 {tsec / 60:.0f}분" if tsec else "") + "이 걸렸습니다.",
@@ -254,9 +259,9 @@ def write_model_card(model_dir: Path, work: Path, metrics: dict) -> Path:
         )
     lines += [
         "",
-        "### 다의어의 문맥 벡터",
+        "### 동음이의어의 문맥 벡터",
         "",
-        "학습에 쓰지 않은 다의어 평가 문장(뜻마다 6개, 단어 뒤 조사는 제각각)에서, 마지막 층의 단어 첫 토큰 벡터의 평균 코사인 유사도입니다. "
+        "학습에 쓰지 않은 동음이의어 평가 문장(뜻마다 6개, 단어 뒤 조사는 제각각)에서, 마지막 층의 단어 첫 토큰 벡터의 평균 코사인 유사도입니다. "
         f"p값은 순열 검정({senses.SENSE_PERMUTATIONS:,}번)으로, 뜻 이름표를 무작위로 섞었을 때 차이가 관측값 이상으로 나오는 비율입니다.",
         "",
     ]
@@ -265,7 +270,7 @@ def write_model_card(model_dir: Path, work: Path, metrics: dict) -> Path:
     by_layer = metrics.get("senses_gap_by_layer", {})
     if by_layer:
         words = list(metrics["senses"])
-        lines += ["", "층별 차이(같은 뜻 − 다른 뜻; 0층은 문맥이 섞이기 전인 임베딩 층 출력):", "",
+        lines += ["", "층별 차이(같은 뜻 − 다른 뜻; 0은 문맥이 섞이기 전인 임베딩 출력, ℓ은 ℓ층의 출력):", "",
                   "| 층 | " + " | ".join(words) + " |", "|---|" + "---:|" * len(words)]
         for layer, gaps in by_layer.items():
             lines.append(f"| {layer} | " + " | ".join(f"{gaps[w]:+.3f}" for w in words) + " |")
@@ -291,7 +296,7 @@ def write_model_card(model_dir: Path, work: Path, metrics: dict) -> Path:
         for p in probes:
             lines.append(f"| {p['name']} | {p['config']} | {p['steps']} | {p['time']} | {p['result']} |")
     lines += ["", "## 한계", "",
-              f"작은 말뭉치(약 {tr['characters'] / 1e6:.1f}백만 자)와 짧은 학습으로 만든 모델입니다. 문장 구조와 자주 쓰는 표현은 배웠지만 지식이나 긴 문맥은 거의 없습니다. "
+              f"작은 말뭉치(약 {round(tr['characters'] / 1e4):,}만 자)와 짧은 학습으로 만든 모델입니다. 문장 구조와 자주 쓰는 표현은 배웠지만 지식이나 긴 문맥은 거의 없습니다. "
               + senses_summary(metrics)
               + " 강의의 숫자와 그림은 이 모델의 것이며, mBERT에서는 값이 다릅니다.", ""]
     path = model_dir / "README.md"
