@@ -33,6 +33,12 @@ ANY_INSTALL = re.compile(
     r"""|\b(?:conda|mamba|micromamba)\s+install\b|\bapt(?:-get)?\s+install\b"""
 )
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+# 한 장에서만 쓰는 패키지의 Colab 설치 줄(판은 requirements.txt와 같아야 한다): 1장의 Kiwi(형태소 분석기)
+_REQ = (ROOT / "requirements.txt").read_text(encoding="utf-8")
+_KIWI = re.search(r"^kiwipiepy==(\S+)$", _REQ, re.M)
+EXTRA_COLAB_INSTALLS = {
+    "01_tokenization.ipynb": re.compile(rf"^\s+!pip install -q kiwipiepy=={re.escape(_KIWI.group(1))}\s*$") if _KIWI else None,
+}
 LABEL = re.compile(r"^\(([A-Za-z0-9_\-:.]+)\)=\s*$")
 
 
@@ -172,12 +178,17 @@ def test_same_pinned_tag_everywhere():
 def test_installs_nothing_else(path):
     nb = _read(path)
     allowed = _install_line(nb)
+    extra = EXTRA_COLAB_INSTALLS.get(path.name)
     offenders = []
     for i, cell in enumerate(nb.cells):
         if cell.cell_type != "code":
             continue
-        for line in cell.source.splitlines():
+        lines = cell.source.splitlines()
+        for j, line in enumerate(lines):
             if allowed is not None and line == allowed.group(0):
+                continue
+            # 그 장에만 필요한 패키지: requirements.txt와 같은 판을, Colab에서만(바로 윗줄이 Colab 조건) 설치한다
+            if extra and extra.match(line) and j > 0 and GUARD.match(lines[j - 1].strip()):
                 continue
             if ANY_INSTALL.search(line):
                 offenders.append(f"셀 {i}: {line.strip()}")
