@@ -7,6 +7,7 @@
 - `templates`: 손으로 쓴 재료(`assets/text/templates_ko.json`)를 일상 문단으로 불려 주는 생성기.
 - `tokenizer`: WordPiece 어휘 학습(한글 2,350자와 동음이의어를 어휘에 지키는 규칙 포함).
 - `pretrain`: MLM + NSP 사전학습 루프(체크포인트에서 이어 하기)와 내보내기. ``python -m bertlab.minibert.pretrain all``.
+- `acceptance`: 일상 문장의 어절 하나를 가린 fill-mask 수용 시험(이슈 20; 재학습 전에 쓴 `assets/text/fillmask_acceptance_ko.tsv`).
 - `modelcard`: 내보낸 모델을 다시 재서 `metrics.json`과 모델 카드(README.md)를 씁니다. ``python -m bertlab.minibert.modelcard``.
 
 동음이의어의 뜻 통계는 장들도 쓰므로 가르치는 쪽(`bertlab.senses`)에, 번들 글 읽기는 `bertlab.data`에 있습니다.
@@ -14,7 +15,7 @@
 
 import importlib
 
-_SUBMODULES = {"corpus", "templates", "tokenizer", "pretrain", "modelcard"}
+_SUBMODULES = {"corpus", "templates", "tokenizer", "pretrain", "modelcard", "acceptance"}
 
 
 def __getattr__(name: str):
