@@ -212,8 +212,8 @@ EVERYDAY_V2_DIR = TEXT_DIR / "everyday_v2"
 
 
 def everyday_v2_files() -> list[Path]:
-    """이슈 20에서 쓴 일상 문단 파일들(주제마다 하나, 이름 순)."""
-    return sorted(EVERYDAY_V2_DIR.glob("[0-9][0-9]_*.txt"))
+    """이슈 20에서 쓴 일상 문단 파일들(주제마다 하나, 파일 이름 앞 번호 순: 01_…, 80_…, 125_…)."""
+    return sorted(EVERYDAY_V2_DIR.glob("[0-9]*_*.txt"), key=lambda p: int(p.name.split("_", 1)[0]))
 
 
 def build_corpus(
