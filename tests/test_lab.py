@@ -1,0 +1,423 @@
+"""실습실(book/lab.md)의 자바스크립트가 파이썬(transformers)과 같은 답을 내는지 node로 확인한다.
+
+- 변환기(book/_ext/lab_assets.py)로 번들 미니 BERT를 임시 폴더에 변환하고, tests/lab_runner.js 로
+  토크나이저·순전파·MLM을 node에서 돌린다(두 코어에 나눠서).
+- 문장: 번들 감성 데이터(test.tsv, validation.tsv: 있는 행을 모두 csv로 읽음)와 다의어 문장(senses_ko.tsv),
+  이상한 문장(빈 문자열, 공백만, 이모지, 라틴 문자, 숫자, ㅋㅋ, 한자, 제어 문자, [MASK], 128토큰이 넘는 문장),
+  그리고 그 문장들의 어절 하나(또는 둘)를 [MASK]로 바꾼 문장.
+- 기준: 토큰 id는 완전히 같아야 한다. 어텐션은 ATTN_TOL 안. 가중치 형식(행마다 균등 양자화 + 허프만)의 오차가
+  이 허용치를 정한다: 같은 (양자화된) 가중치를 넣은 파이썬 모델과는 EXACT_TOL(1e-4) 안에서 같아야 하고
+  (순전파 자체는 정확하다), 원래 float 가중치의 파이썬 모델과의 차이는 양자화 오차다(README와 book/_static/lab/README.md
+  에 잰 값을 적어 둠). 채우기: 상위 1개가 같고 상위 5개 중 4개 이상이 겹쳐야 한다. 단, 파이썬의 1위와 2위 점수 차가
+  가중치 형식이 내는 점수 오차(LOGIT_TOL)보다 작은 '동점'이면 자바스크립트의 1위가 그 동점 후보 안에 있으면 된다.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "book" / "_ext"))
+import lab_assets  # noqa: E402
+
+MODEL_DIR = ROOT / "bertlab" / "assets" / "mini-bert"
+STATIC = ROOT / "book" / "_static" / "lab"
+RUNNER = ROOT / "tests" / "lab_runner.js"
+SENTIMENT = ROOT / "bertlab" / "assets" / "sentiment"
+SENSES = ROOT / "bertlab" / "assets" / "text" / "senses_ko.tsv"
+
+# 잰 값(번들 모델, k≈181, 2026-11): 어텐션 최대 오차 약 2.5e-3, MLM 점수(logit) 최대 오차 약 0.03.
+ATTN_TOL = 6e-3       # 원래 float 가중치의 파이썬 모델과 비교한 어텐션 가중치의 최대 절대 오차
+LOGIT_TOL = 0.06      # MLM 점수의 최대 절대 오차(이보다 작은 1·2위 차이는 동점으로 본다)
+EXACT_TOL = 1e-4      # 같은 가중치를 넣은 파이썬 모델과의 차이 (순전파 자체의 오차)
+LAB_BYTES_LIMIT = 8_000_000
+MASK = "[MASK]"
+
+ODD = [
+    "", " ", "   \t\n ", "🥰", "배 🥰 먹으니 😀😀 좋다 ㅋㅋㅋ", "Hello World! BERT is fun.", "abc DEF ghi",
+    "1234567890 3.14 -42 1,000원 ₩5000", "ㅋㅋㅋㅋ ㅎㅎ ㅠㅠ", "中文字 漢字 韓國語", "a\u0000b\u0001c\u200bd\ufffde\u00adf",
+    "탭\t줄바꿈\n캐리지\r리턴\u3000전각공백\u2028줄구분", "[MASK]", "[MASK][MASK]", "a[MASK]b", "[mask] [ MASK ] [MASK",
+    "[CLS] 특수 [SEP] 토큰 [PAD] [UNK]", "배를 [MASK] 먹으니 배가 부르다.", "👩‍👩‍👧 가족 🇰🇷 국기", "é è ê ü ñ Å",
+    "x" * 150, "가" * 120 + " 끝", "뭐지??!! ...... ~~~ (괄호) [대괄호] {중괄호} <꺾쇠>", "\"인용\" '작은' 「낫표」 『겹낫표』",
+    "<img src=x onerror=alert(1)>", "</script><script>alert(1)</script>", "\U0001F9D1\u200D\U0001F4BB 코딩",
+]
+
+
+def _read_column(path: Path, column: str) -> list[str]:
+    with open(path, encoding="utf-8", newline="") as fh:
+        return [row[column] for row in csv.DictReader(fh, delimiter="\t") if row.get(column)]
+
+
+def _sentences() -> list[str]:
+    out: list[str] = []
+    for name in ("test.tsv", "validation.tsv"):
+        if (SENTIMENT / name).exists():
+            out += _read_column(SENTIMENT / name, "text")
+    if SENSES.exists():
+        out += _read_column(SENSES, "sentence")
+    return list(dict.fromkeys(out))
+
+
+def _mask_words(sentences: list[str], n: int, seed: int = 0) -> list[str]:
+    """문장의 어절 하나(셋에 하나꼴로 둘)를 [MASK]로 바꾼다. 어절 끝의 문장 부호는 남긴다."""
+    rng = random.Random(seed)
+    picked = rng.sample(sentences, min(n, len(sentences)))
+    out = []
+    for s in picked:
+        words = s.split()
+        k = 2 if len(words) >= 4 and rng.random() < 1 / 3 else 1
+        for i in rng.sample(range(len(words)), k):
+            m = re.match(r"^(.*?)([.,!?~…]*)$", words[i])
+            words[i] = MASK + m.group(2)
+        out.append(" ".join(words))
+    return out
+
+
+LONG = " ".join(["배 타고 배 먹으니 배 부르다."] * 15)  # 150토큰이 넘는다
+
+
+@pytest.fixture(scope="module")
+def node():
+    exe = shutil.which("node")
+    if not exe:
+        pytest.skip("node가 없습니다: 실습실의 자바스크립트 시험에는 node(18 이상)가 필요합니다")
+    return exe
+
+
+@pytest.fixture(scope="module")
+def assets(tmp_path_factory):
+    if not (MODEL_DIR / "model.safetensors").exists():
+        pytest.skip("번들 미니 BERT가 없습니다")
+    out = tmp_path_factory.mktemp("lab-assets")
+    return lab_assets.convert(MODEL_DIR, out, return_weights=True)
+
+
+@pytest.fixture(scope="module")
+def hf():
+    import torch
+    import transformers
+
+    torch.set_grad_enabled(False)
+    tok = transformers.AutoTokenizer.from_pretrained(MODEL_DIR)
+    model = transformers.BertForPreTraining.from_pretrained(MODEL_DIR, attn_implementation="eager").eval()
+    return tok, model
+
+
+def _start_node(node, asset_dir: Path, jobs: list[dict], work: Path, shards: int = 2):
+    """node 프로세스를 shards개 띄운다(기다리지 않음). _collect_node로 결과를 모은다."""
+    jobs_path = work / "jobs.json"
+    jobs_path.write_text(json.dumps(jobs, ensure_ascii=False), encoding="utf-8")
+    procs = []
+    for shard in range(shards):
+        prefix = work / f"out{shard}"
+        procs.append((prefix, subprocess.Popen([node, str(RUNNER), str(asset_dir), str(STATIC), str(jobs_path), str(prefix),
+                                                str(shard), str(shards)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)))
+    return procs
+
+
+def _collect_node(procs) -> list[dict]:
+    results = []
+    for prefix, proc in procs:
+        _, err = proc.communicate(timeout=600)
+        assert proc.returncode == 0, err[-3000:]
+        meta = json.loads(Path(f"{prefix}.json").read_text(encoding="utf-8"))
+        data = np.fromfile(f"{prefix}.bin", dtype=np.float32)
+        for r in meta["results"]:
+            r["_data"] = data
+        results += meta["results"]
+    return sorted(results, key=lambda r: r["index"])
+
+
+def _run_node(node, asset_dir: Path, jobs: list[dict], work: Path, shards: int = 2) -> list[dict]:
+    return _collect_node(_start_node(node, asset_dir, jobs, work, shards))
+
+
+def _python_outputs(model, tok, texts: list[str], mask_positions: list[list[int]] | None = None, batch: int = 64):
+    """길이가 비슷한 문장끼리 묶어 파이썬 모델을 돌린다. 문장마다 (ids, 어텐션 [L,h,n,n], hidden [L+1,n,H], logits[n,V])."""
+    import torch
+
+    encoded = [tok(t)["input_ids"] for t in texts]
+    if mask_positions:
+        for ids, pos in zip(encoded, mask_positions):
+            for p in pos:
+                ids[p] = tok.mask_token_id
+    order = sorted(range(len(texts)), key=lambda i: (tok.mask_token_id in encoded[i], len(encoded[i])))
+    out = [None] * len(texts)
+    for start in range(0, len(order), batch):
+        idx = order[start:start + batch]
+        n = max(len(encoded[i]) for i in idx)
+        ids = torch.zeros(len(idx), n, dtype=torch.long)
+        att = torch.zeros(len(idx), n, dtype=torch.long)
+        for row, i in enumerate(idx):
+            ids[row, :len(encoded[i])] = torch.tensor(encoded[i])
+            att[row, :len(encoded[i])] = 1
+        if (ids == tok.mask_token_id).any():   # BertForPreTraining 전체: 어휘 점수(prediction_logits)까지
+            o = model(input_ids=ids, attention_mask=att, output_attentions=True, output_hidden_states=True)
+            logits = o.prediction_logits
+        else:                                   # [MASK]가 없으면 점수는 쓰지 않으므로 같은 모델의 인코더(model.bert)만
+            o = model.bert(input_ids=ids, attention_mask=att, output_attentions=True, output_hidden_states=True)
+            logits = None
+        A = torch.stack(o.attentions, dim=1).numpy()          # [B, L, h, n, n]
+        Hs = torch.stack(o.hidden_states, dim=1).numpy()      # [B, L+1, n, H]
+        for row, i in enumerate(idx):
+            m = len(encoded[i])
+            mpos = [p for p, t in enumerate(encoded[i]) if t == tok.mask_token_id]
+            out[i] = {"ids": encoded[i], "attn": A[row, :, :, :m, :m], "hidden": Hs[row, :, :m],
+                      "mask_logits": {p: logits[row, p].numpy().copy() for p in mpos}}
+        del o, logits
+    return out
+
+
+BAE = "배 타고 배 먹으니 배 부르다."
+N_FORWARD = 500   # 순전파(어텐션)까지 비교할 문장 수. 토큰 id는 모든 문장에서 비교한다.
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    sentences = _sentences()
+    masked = _mask_words(sentences, 120) + ["배 타고 배 먹으니 [MASK] 부르다.", "오늘 날씨가 [MASK] 좋다."]
+    step = max(1, len(sentences) / N_FORWARD)                # 두 데이터에서 고르게
+    forward = list(dict.fromkeys([sentences[int(i * step)] for i in range(min(N_FORWARD, len(sentences)))] + [BAE]))
+    return {"sentences": sentences, "masked": masked, "forward": forward}
+
+
+def _js_texts(corpus) -> tuple[list[str], set[str]]:
+    run = set(corpus["forward"] + corpus["masked"] + ODD + [LONG])
+    return list(dict.fromkeys(corpus["sentences"] + corpus["forward"] + corpus["masked"] + ODD + [LONG])), run
+
+
+@pytest.fixture(scope="module")
+def node_jobs(node, assets, corpus, tmp_path_factory):
+    """자바스크립트 쪽을 먼저 띄워 두고(두 코어), 그동안 파이썬 쪽을 계산한다."""
+    texts, run = _js_texts(corpus)
+    jobs = [{"text": t, "hidden": t == BAE, "forward": t in run} for t in texts]
+    return _start_node(node, assets["weights_path"].parent, jobs, tmp_path_factory.mktemp("lab-node"))
+
+
+@pytest.fixture(scope="module")
+def py_results(node_jobs, hf, corpus):
+    tok, model = hf
+    texts = [t for t in dict.fromkeys(corpus["forward"] + corpus["masked"] + ODD)
+             if len(tok(t)["input_ids"]) <= model.config.max_position_embeddings]
+    return dict(zip(texts, _python_outputs(model, tok, texts)))
+
+
+@pytest.fixture(scope="module")
+def js_results(node_jobs, py_results, corpus):
+    texts, _ = _js_texts(corpus)
+    return dict(zip(texts, _collect_node(node_jobs)))
+
+
+def test_enough_sentences(corpus):
+    assert len(corpus["sentences"]) >= 500, f"비교할 문장이 {len(corpus['sentences'])}개뿐입니다(500개 이상이어야 함)"
+    assert len(corpus["forward"]) >= 500
+    masked = [t for t in corpus["masked"] if MASK in t]
+    assert len(masked) >= 50
+
+
+def test_token_ids_identical(hf, corpus, js_results):
+    tok, _ = hf
+    texts = list(dict.fromkeys(corpus["sentences"] + corpus["forward"] + corpus["masked"] + ODD + [LONG]))
+    bad = []
+    for t in texts:
+        want = tok(t)["input_ids"]
+        got = js_results[t]["ids"]
+        if got != want or js_results[t]["tokens"] != tok.convert_ids_to_tokens(want):
+            bad.append((t, want, got))
+    assert not bad, f"{len(bad)}/{len(texts)}개 문장의 토큰 id가 다릅니다. 예: {bad[:3]}"
+
+
+def test_attention_matches_python(py_results, js_results):
+    worst, where, count = 0.0, None, 0
+    for t, py in py_results.items():
+        r = js_results[t]
+        A = py["attn"]
+        got = r["_data"][r["attn_offset"]:r["attn_offset"] + A.size].reshape(A.shape)
+        err = float(np.abs(got - A).max())
+        np.testing.assert_allclose(got.sum(-1), 1.0, atol=1e-5)
+        count += 1
+        if err > worst:
+            worst, where = err, t
+    print(f"\n어텐션 최대 오차 {worst:.2e} ({count}개 문장, 가장 큰 곳: {where!r})")
+    assert count >= min(N_FORWARD, len(py_results))
+    assert worst <= ATTN_TOL, f"어텐션 최대 오차 {worst:.2e} > {ATTN_TOL} ({where!r})"
+
+
+def _top(logits: np.ndarray, k: int = 5) -> list[int]:
+    return [int(i) for i in np.argsort(-logits, kind="stable")[:k]]
+
+
+def test_fill_mask_matches_python(hf, corpus, py_results, js_results):
+    tok, _ = hf
+    n_masks, exact, ties, overlaps, worst_logit = 0, 0, [], [], 0.0
+    for t in corpus["masked"] + [o for o in ODD if MASK in o]:
+        py, js = py_results[t], js_results[t]
+        positions = sorted(py["mask_logits"])
+        assert [f["position"] for f in js["fill"]] == positions, t
+        for f in js["fill"]:
+            logits = py["mask_logits"][f["position"]]
+            want = _top(logits)
+            got = f["ids"]
+            n_masks += 1
+            overlaps.append(len(set(want) & set(got)))
+            worst_logit = max(worst_logit, float(np.abs(np.array(f["logits"]) - logits[got]).max()))
+            np.testing.assert_allclose(np.array(f["probs"]).sum() <= 1 + 1e-6, True)
+            if got[0] == want[0]:
+                exact += 1
+            else:
+                tied = [i for i in want if logits[want[0]] - logits[i] < LOGIT_TOL]
+                ties.append((t, tok.convert_ids_to_tokens(want[:2]), float(logits[want[0]] - logits[want[1]])))
+                assert got[0] in tied, f"{t!r}: 1위가 다릅니다: 파이썬 {tok.convert_ids_to_tokens(want)}, JS {f['tokens']}"
+    print(f"\n[MASK] {n_masks}개: 1위 일치 {exact}개, 동점이라 허용 {len(ties)}개 {ties}; "
+          f"상위 5개 겹침 최소 {min(overlaps)}, 평균 {np.mean(overlaps):.2f}; 점수 최대 오차 {worst_logit:.3f}")
+    assert n_masks >= 50
+    assert min(overlaps) >= 4
+    assert worst_logit <= LOGIT_TOL
+
+
+def test_contextual_similarity_matches_python(hf, assets, js_results, py_results):
+    """5장의 보기: 같은 토큰 '배' 세 번 사이의 코사인 유사도를 층마다."""
+    tok, model = hf
+    t = BAE
+    r, py = js_results[t], py_results[t]
+    L, H = model.config.num_hidden_layers, model.config.hidden_size
+    n = len(r["ids"])
+    hid = r["_data"][r["hidden_offset"]:r["hidden_offset"] + (L + 1) * n * H].reshape(L + 1, n, H)
+    bae = [i for i, tk in enumerate(r["tokens"]) if tk == "배"]
+    assert len(bae) == 3
+
+    def cos(h, a, b):
+        return float(h[a] @ h[b] / (np.linalg.norm(h[a]) * np.linalg.norm(h[b])))
+
+    for layer in range(L + 1):
+        for a, b in [(bae[0], bae[1]), (bae[0], bae[2]), (bae[1], bae[2])]:
+            assert abs(cos(hid[layer], a, b) - cos(py["hidden"][layer], a, b)) < 5e-3
+
+
+def test_forward_exact_with_same_weights(node, hf, assets, corpus, tmp_path):
+    """같은(양자화된) 가중치를 넣은 파이썬 모델과 비교: 자바스크립트의 순전파 자체는 float32 반올림 수준으로 같다."""
+    import torch
+
+    tok, model = hf
+    q = type(model)(model.config).eval()
+    q.load_state_dict(model.state_dict())
+    restored = assets["weights"]
+    with torch.no_grad():
+        params = dict(q.named_parameters())
+        for name, arr in restored.items():
+            params[name].copy_(torch.from_numpy(arr))
+        if "cls.predictions.decoder.weight" not in restored:
+            assert q.cls.predictions.decoder.weight.data_ptr() == q.bert.embeddings.word_embeddings.weight.data_ptr()
+    texts = corpus["sentences"][:40] + corpus["masked"][:20]
+    py = _python_outputs(q, tok, texts)
+    js = _run_node(node, assets["weights_path"].parent, [{"text": t, "hidden": True} for t in texts], tmp_path)
+    worst = {"attn": 0.0, "hidden": 0.0, "logit": 0.0}
+    for p, r in zip(py, js):
+        A, Hs = p["attn"], p["hidden"]
+        a = r["_data"][r["attn_offset"]:r["attn_offset"] + A.size].reshape(A.shape)
+        h = r["_data"][r["hidden_offset"]:r["hidden_offset"] + Hs.size].reshape(Hs.shape)
+        worst["attn"] = max(worst["attn"], float(np.abs(a - A).max()))
+        worst["hidden"] = max(worst["hidden"], float(np.abs(h - Hs).max()))
+        for f in r["fill"]:
+            logits = p["mask_logits"][f["position"]]
+            assert f["ids"] == _top(logits), "같은 가중치인데 채우기 상위 5개가 다릅니다"
+            worst["logit"] = max(worst["logit"], float(np.abs(np.array(f["logits"]) - logits[f["ids"]]).max()))
+    print(f"\n같은 가중치에서 최대 차이: {worst}")
+    assert max(worst.values()) <= EXACT_TOL, worst
+
+
+def test_too_long_and_empty(hf, js_results):
+    tok, model = hf
+    M = model.config.max_position_embeddings
+    r = js_results[LONG]
+    n = len(tok(LONG)["input_ids"])
+    assert n > M and r["ids"] == tok(LONG)["input_ids"]
+    assert r["error"] == f"문장이 너무 깁니다: 토큰 {n}개, 이 모델은 최대 {M}개까지 받습니다.", r.get("error")
+    assert "fill" not in r
+    import torch
+
+    with pytest.raises((IndexError, RuntimeError)):   # 파이썬 모델도 이 길이는 받지 못한다
+        model(input_ids=torch.tensor([tok(LONG)["input_ids"]]))
+    for empty in ("", " ", "   \t\n "):
+        assert js_results[empty]["ids"] == [tok.cls_token_id, tok.sep_token_id]
+
+
+def test_converter_reads_sizes_from_config(node, hf, tmp_path):
+    """크기를 config.json에서 읽는지: 6층·3헤드·은닉 48의 무작위 BertForPreTraining(fp32 저장)도 변환하고 같은 답을 낸다."""
+    import torch
+    import transformers
+
+    tok, _ = hf
+    cfg = transformers.BertConfig(vocab_size=len(tok), hidden_size=48, num_hidden_layers=6, num_attention_heads=3,
+                                  intermediate_size=81, max_position_embeddings=40, type_vocab_size=2)
+    torch.manual_seed(0)
+    model = transformers.BertForPreTraining(cfg).eval()
+    src = tmp_path / "tiny"
+    model.save_pretrained(src)
+    for name in ("tokenizer.json", "tokenizer_config.json"):
+        shutil.copy(MODEL_DIR / name, src / name)
+    model = transformers.BertForPreTraining.from_pretrained(src, attn_implementation="eager").eval()
+    info = lab_assets.convert(src, tmp_path / "out")
+    assert info["config"]["num_hidden_layers"] == 6 and info["config"]["hidden_size"] == 48
+    texts = ["배 타고 배 먹으니 [MASK] 부르다.", "오늘 날씨가 좋다.", "x " * 45]
+    js = _run_node(node, tmp_path / "out", [{"text": t} for t in texts], tmp_path, shards=1)
+    py = _python_outputs(model, tok, texts[:2])
+    for p, r in zip(py, js):
+        A = p["attn"]
+        assert A.shape[:2] == (6, 3)
+        a = r["_data"][r["attn_offset"]:r["attn_offset"] + A.size].reshape(A.shape)
+        assert float(np.abs(a - A).max()) <= ATTN_TOL
+    assert js[2]["error"].endswith("최대 40개까지 받습니다.")
+
+
+def test_lab_files_within_size_limit(assets):
+    static = [p for p in STATIC.iterdir() if p.suffix in lab_assets.STATIC_SUFFIXES]
+    total = assets["weights_bytes"] + assets["tokenizer_bytes"] + sum(p.stat().st_size for p in static)
+    print(f"\n실습실 파일 합계 {total / 1e6:.2f} MB (가중치 {assets['weights_bytes'] / 1e6:.2f} MB, "
+          f"k={assets['step_divisor']:.0f}, 가중치당 {assets['bits_per_weight']}비트)")
+    assert total <= LAB_BYTES_LIMIT
+
+
+def test_weights_are_not_committed():
+    """변환 결과는 빌드 폴더에만: book/_static/lab에 가중치 사본이 없어야 한다."""
+    for p in STATIC.rglob("*"):
+        assert p.name not in (lab_assets.WEIGHTS_FILE, lab_assets.TOKENIZER_FILE), p
+        assert p.stat().st_size < 500_000, f"{p}: 실습실 소스 파일이 너무 큽니다(가중치 사본?)"
+
+
+UNSAFE = re.compile(
+    r"\binnerHTML\b|\bouterHTML\b|\binsertAdjacentHTML\b|\bdocument\s*\.\s*write(ln)?\b|\beval\s*\("
+    r"|\bnew\s+Function\b|\bFunction\s*\(|\bset(Timeout|Interval)\s*\(\s*['\"`]|createContextualFragment"
+    r"|\bsrcdoc\b|\bDOMParser\b|javascript:")
+
+
+def test_lab_js_never_parses_html():
+    """입력(주소의 ?text=, 글 상자)은 글자로만 넣는다: HTML을 해석하거나 코드를 만드는 API가 없어야 한다."""
+    files = sorted(STATIC.glob("*.js"))
+    assert len(files) >= 3
+    for path in files:
+        hits = [m.group(0) for m in UNSAFE.finditer(path.read_text(encoding="utf-8"))]
+        assert not hits, f"{path.name}: {hits}"
+
+
+def test_sphinx_extension_skips_when_up_to_date(tmp_path):
+    out = tmp_path / "lab"
+    assert lab_assets.needs_update(MODEL_DIR, out)
+    out.mkdir()
+    for name in (lab_assets.WEIGHTS_FILE, lab_assets.TOKENIZER_FILE):
+        (out / name).write_text("// stub")
+    assert not lab_assets.needs_update(MODEL_DIR, out)
+    old = (MODEL_DIR / "config.json").stat().st_mtime - 10
+    for name in (lab_assets.WEIGHTS_FILE, lab_assets.TOKENIZER_FILE):
+        os.utime(out / name, (old, old))
+    assert lab_assets.needs_update(MODEL_DIR, out)
