@@ -1,8 +1,9 @@
 """감성 분류 데이터 (6장 파인튜닝에서 처음 씁니다).
 
-- ``"bundled"``: 이 프로젝트가 직접 쓴 한국어 영화·상품 리뷰 1,600문장(긍정/부정 반반).
-  train/validation/test가 고정되어 있고, 네트워크 없이 곧바로 열립니다. 만든 방법은
-  `bertlab/assets/sentiment/DATA_CARD.md`에 있습니다.
+- ``"bundled"``: 이 프로젝트가 직접 쓴 한국어 리뷰 3천여 문장(영화·드라마, 상품, 음식점·배달, 앱, 장소; 긍정/부정 반반).
+  train/validation/test가 고정되어 있고, 네트워크 없이 곧바로 열립니다. 만든 방법, 개수, 라벨 규칙은
+  `bertlab/assets/sentiment/DATA_CARD.md`에 있습니다. 문장마다 붙은 분석용 열(분야, 말투, 현상, 그룹)은
+  ``load_bundled(with_meta=True)``로 읽습니다.
 - ``"nsmc"``: 네이버 영화 리뷰 말뭉치 NSMC(학습 15만, 평가 5만; Park 2016)를 공개 원본 파일에서 내려받습니다.
   닿지 않으면 한 줄로 알리고 번들 데이터로 돌아갑니다.
 - ``"auto"`` (기본값, 환경 변수 `BERTLAB_DATA`로 바꿀 수 있음): GPU가 있고 NSMC에 닿으면(또는 캐시에 있으면)
@@ -87,11 +88,22 @@ def decide_dataset(name: str = "auto") -> tuple[str, str]:
     return "bundled", f"NSMC({NSMC_URLS['test'].rsplit('/', 1)[0]})에 {PROBE_TIMEOUT_S:.0f}초 안에 닿지 않아 번들 감성 데이터를 씁니다."
 
 
+META_COLUMNS = ("domain", "source", "register", "phenomenon", "group")
+
+
 def load_bundled(with_meta: bool = False) -> dict[str, pd.DataFrame]:
     """번들 감성 데이터의 세 분할을 읽습니다 (``text``, ``label`` 열).
 
-    ``with_meta=True``면 ``domain``(movie/product)과 ``source``(hand = 손으로 쓴 문장, template = 템플릿 문장)
-    열도 함께 돌려줍니다. 분석용이며, `load_sentiment`는 언제나 두 열만 돌려줍니다.
+    ``with_meta=True``면 분석용 열도 함께 돌려줍니다(6장의 현상별 정확도에 씁니다):
+
+    - ``domain``: ``movie``(영화·드라마), ``product``(상품), ``food``(음식점·배달), ``app``(앱·서비스), ``place``(장소)
+    - ``source``: ``hand``(사람이 직접 쓴 문장). 지금은 모두 ``hand``이고, 템플릿 문장은 없습니다.
+    - ``register``(말투): ``formal``(합쇼체), ``polite``(해요체), ``plain``(해라체·반말), ``noun``(명사형으로 끝맺음), ``net``(인터넷 말투)
+    - ``phenomenon``(현상): ``plain``, ``negation``(부정), ``double_negation``(이중 부정), ``contrast``(기대와 반대),
+      ``aspect_flip``(측면에 따라 뒤집히는 말), ``sarcasm``(반어), ``faint``(미지근한 칭찬·사소한 흠), ``mixed``(장단점)
+    - ``group``: 거의 같은 문장과 짝 문장을 묶은 그룹 id. 한 그룹은 한 분할에만 있습니다.
+
+    `load_sentiment`는 언제나 ``text``, ``label`` 두 열만 돌려줍니다.
     """
     out = {}
     for split in SPLITS:
@@ -102,8 +114,9 @@ def load_bundled(with_meta: bool = False) -> dict[str, pd.DataFrame]:
                 "bertlab을 저장소에서 다시 설치하거나(`pip install -e .`), "
                 "`python bertlab/assets/sentiment/build.py`로 다시 만드세요."
             )
-        df = pd.read_csv(path, sep="\t", quoting=3, dtype={"text": str, "label": "int64"}, keep_default_na=False)
-        columns = ["text", "label", "domain", "source"] if with_meta else ["text", "label"]
+        dtypes = {"text": str, "label": "int64", **{c: str for c in META_COLUMNS}}
+        df = pd.read_csv(path, sep="\t", quoting=3, dtype=dtypes, keep_default_na=False)
+        columns = ["text", "label", *META_COLUMNS] if with_meta else ["text", "label"]
         out[split] = df[columns].reset_index(drop=True)
     return out
 

@@ -6,7 +6,7 @@
     report = evaluate(model, make_loader(tokenizer, data["test"]))
     report.accuracy, report.confusion
 
-학습은 AdamW(편향과 LayerNorm에는 가중치 감쇠를 걸지 않음) + 선형 워밍업·감쇠 스케줄이고,
+학습은 AdamW(편향과 LayerNorm에는 가중치 감쇠를 걸지 않음) + 선형 워밍업·학습률 감소 스케줄이고,
 시드를 고정하면 같은 컴퓨터에서 같은 결과가 나옵니다. CUDA GPU가 있으면 GPU에서 돕니다.
 """
 
@@ -28,14 +28,42 @@ from . import models
 LABEL_NAMES = ("부정", "긍정")
 
 
+BIG_MODEL_PARAMS = 50_000_000  # 이보다 크면(BERT-base: 1억 1천만 ~ mBERT: 1억 7,800만) CPU에서는 미니 BERT로 바꾼다
+
+
 def default_device() -> torch.device:
     """CUDA GPU가 있으면 그것을, 없으면 CPU를 씁니다."""
     return torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 
-# ---------------------------------------------------------------------------
-# 모델
-# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class RunPlan:
+    """`plan_runs`의 결정: 파인튜닝(``main``)과 비교 실험(``compare``)에 쓸 모델 이름, 바꾼 이유(없으면 "")."""
+
+    main: str
+    compare: str
+    reason: str
+
+
+def plan_runs(model, name: str = "auto", *, cuda: bool | None = None, max_cpu_params: int = BIG_MODEL_PARAMS) -> RunPlan:
+    """6장의 실험을 어느 모델로 돌릴지 정합니다. ``model``은 `load_bert(name)`로 연 모델입니다.
+
+    GPU가 있거나 파라미터가 ``max_cpu_params`` 이하면 모두 ``name`` 그대로입니다. GPU 없이 그보다 큰 모델
+    (BERT-base 크기)이면 파인튜닝도 비교 실험(무작위 초기화, 학습 곡선, 얼린 인코더)도 번들 미니 BERT(``"mini"``)로
+    돌리고, 왜 바꾸는지 한국어 한 줄(``reason``)로 알립니다. 학습 계산량은 파라미터 수에 거의 비례하므로 CPU에서는
+    너무 오래 걸리기 때문입니다. ``cuda``를 주지 않으면 `torch.cuda.is_available()`을 봅니다.
+    """
+    n_params = sum(p.numel() for p in model.parameters())
+    cuda = torch.cuda.is_available() if cuda is None else cuda
+    if cuda or n_params <= max_cpu_params:
+        return RunPlan(name, name, "")
+    return RunPlan("mini", "mini", (
+        f"이 모델은 파라미터가 {n_params:,}개(기준 {max_cpu_params:,}개 초과)이고 GPU가 없어, 파인튜닝과 비교 실험은"
+        " 번들 미니 BERT로 돌립니다. 학습 계산량은 파라미터 수에 거의 비례해 CPU에서는 너무 오래 걸립니다."
+    ))
+
+
+# -------------------- 모델 --------------------------------------------------
 
 
 def load_classifier(
@@ -66,17 +94,15 @@ def load_classifier(
     from transformers.utils import logging as hf_logging
 
     model_class = BertForSequenceClassification if head == "sequence" else BertForTokenClassification
-    verbosity = hf_logging.get_verbosity()
+    verbosity, bars = hf_logging.get_verbosity(), hf_logging.is_progress_bar_enabled()
     hf_logging.set_verbosity_error()  # '새로 초기화된 가중치' 경고는 아래에서 우리 말로 알린다
-    bars = hf_logging.is_progress_bar_enabled()
     hf_logging.disable_progress_bar()  # 'Loading weights' 진행 막대도 끈다
     try:
         tokenizer = AutoTokenizer.from_pretrained(source, local_files_only=choice.offline)
         torch.manual_seed(seed)
         if pretrained:
-            model, info = model_class.from_pretrained(
-                source, num_labels=num_labels, local_files_only=choice.offline, output_loading_info=True
-            )
+            model, info = model_class.from_pretrained(source, num_labels=num_labels, local_files_only=choice.offline,
+                                                      output_loading_info=True)
             new = sorted(k for k in info["missing_keys"] if "position_ids" not in k)
         else:
             config = AutoConfig.from_pretrained(source, num_labels=num_labels, local_files_only=choice.offline)
@@ -108,9 +134,7 @@ def freeze_encoder(model) -> int:
     """BERT 본체(임베딩·인코더·풀러)를 얼리고 분류 헤드만 학습하게 합니다. 학습할 파라미터 수를 돌려줍니다."""
     base = getattr(model, "base_model", None)
     if base is None or base is model:
-        raise TypeError(
-            f"분류 헤드가 달린 모델(BertForSequenceClassification 등)이 필요합니다 (받은 값: {type(model).__name__})."
-        )
+        raise TypeError(f"분류 헤드가 달린 모델(BertForSequenceClassification 등)이 필요합니다 (받은 값: {type(model).__name__}).")
     for p in base.parameters():
         p.requires_grad_(False)
     return sum(p.numel() for p in model.parameters() if p.requires_grad)
@@ -121,28 +145,42 @@ def count_trainable(model) -> int:
     return sum(p.numel() for p in model.parameters() if p.requires_grad)
 
 
-# ---------------------------------------------------------------------------
-# 데이터
-# ---------------------------------------------------------------------------
+# -------------------- 데이터 -------------------------------------------------
 
 
 class Collator:
     """문장 목록을 배치 하나로: 배치 안에서 가장 긴 문장에 맞춰 패딩하고 `max_length`에서 자릅니다."""
 
     def __init__(self, tokenizer, max_length: int = 64):
-        self.tokenizer = tokenizer
-        self.max_length = max_length
+        self.tokenizer, self.max_length = tokenizer, max_length
 
     def __call__(self, items: list[tuple[str, int]]) -> dict[str, torch.Tensor]:
-        texts = [t for t, _ in items]
-        batch = self.tokenizer(
-            texts, padding=True, truncation=True, max_length=self.max_length, return_tensors="pt"
-        )
-        batch = dict(batch)
-        labels = [y for _, y in items]
+        texts, labels = [t for t, _ in items], [y for _, y in items]
+        batch = dict(self.tokenizer(texts, padding=True, truncation=True, max_length=self.max_length, return_tensors="pt"))
         if all(y is not None for y in labels):
             batch["labels"] = torch.tensor(labels, dtype=torch.long)
         return batch
+
+
+class LengthBuckets(torch.utils.data.Sampler):
+    """길이가 비슷한 문장끼리 배치를 만드는 배치 샘플러: 섞은 뒤 ``batch_size * 16``개씩 길이순으로 정렬해 배치로
+    자르고, 배치의 순서를 다시 섞습니다. 배치 안의 [PAD]가 줄어 계산이 줄고, 순서는 ``generator``의 시드를 따릅니다."""
+
+    def __init__(self, lengths: Sequence[int], batch_size: int, generator: torch.Generator):
+        self.lengths, self.batch_size, self.generator = list(lengths), batch_size, generator
+
+    def __iter__(self):
+        order = torch.randperm(len(self.lengths), generator=self.generator).tolist()
+        chunk = self.batch_size * 16
+        batches = []
+        for start in range(0, len(order), chunk):
+            part = sorted(order[start : start + chunk], key=lambda i: self.lengths[i])
+            batches += [part[i : i + self.batch_size] for i in range(0, len(part), self.batch_size)]
+        for k in torch.randperm(len(batches), generator=self.generator).tolist():
+            yield batches[k]
+
+    def __len__(self) -> int:
+        return math.ceil(len(self.lengths) / self.batch_size)
 
 
 def make_loader(
@@ -153,11 +191,13 @@ def make_loader(
     batch_size: int = 32,
     max_length: int = 64,
     shuffle: bool = False,
+    bucket: bool = False,
     seed: int = 0,
 ) -> torch.utils.data.DataLoader:
     """`text`, `label` 열이 있는 DataFrame(또는 문장 목록과 라벨 목록)을 DataLoader로 만듭니다.
 
-    ``shuffle=True``면 시드 ``seed``의 생성기로 섞으므로 순서가 매번 같습니다.
+    ``shuffle=True``면 시드 ``seed``의 생성기로 섞으므로 순서가 매번 같습니다. ``bucket=True``(``shuffle=True``와 함께)면
+    길이가 비슷한 문장끼리 배치를 만들어(`LengthBuckets`) [PAD]를 줄입니다.
     """
     if isinstance(data, pd.DataFrame):
         if "text" not in data.columns:
@@ -173,16 +213,19 @@ def make_loader(
         raise ValueError(f"문장 수({len(texts)})와 라벨 수({len(labels)})가 다릅니다.")
     if not texts:
         raise ValueError("문장이 하나도 없습니다.")
+    if bucket and not shuffle:
+        raise ValueError("bucket=True는 학습용 로더(shuffle=True)에서만 씁니다.")
     items = list(zip(texts, labels if labels is not None else [None] * len(texts)))
     generator = torch.Generator().manual_seed(seed) if shuffle else None
-    return torch.utils.data.DataLoader(
-        items, batch_size=batch_size, shuffle=shuffle, generator=generator, collate_fn=Collator(tokenizer, max_length)
-    )
+    collate = Collator(tokenizer, max_length)
+    if not bucket:
+        return torch.utils.data.DataLoader(items, batch_size, shuffle=shuffle, generator=generator, collate_fn=collate)
+    lengths = [len(ids) for ids in tokenizer(texts, truncation=True, max_length=max_length)["input_ids"]]
+    sampler = LengthBuckets(lengths, batch_size, generator)
+    return torch.utils.data.DataLoader(items, batch_sampler=sampler, collate_fn=collate, generator=generator)
 
 
-# ---------------------------------------------------------------------------
-# 학습
-# ---------------------------------------------------------------------------
+# -------------------- 학습 --------------------------------------------------
 
 
 @dataclass
@@ -194,6 +237,7 @@ class TrainResult:
     seconds: float
     device: str = "cpu"
     steps: int = 0
+    best_epoch: int | None = None  # keep_best=True일 때 되돌린 가중치의 에포크
 
 
 def linear_schedule(step: int, *, total_steps: int, warmup_steps: int) -> float:
@@ -206,9 +250,7 @@ def linear_schedule(step: int, *, total_steps: int, warmup_steps: int) -> float:
 def make_optimizer(model, *, lr: float, weight_decay: float = 0.01) -> torch.optim.AdamW:
     """AdamW. BERT의 관례대로 편향과 LayerNorm 가중치에는 가중치 감쇠를 걸지 않습니다. 얼린 파라미터는 뺍니다."""
     decay, no_decay = [], []
-    for name, p in model.named_parameters():
-        if not p.requires_grad:
-            continue
+    for name, p in ((n, p) for n, p in model.named_parameters() if p.requires_grad):
         (no_decay if p.ndim < 2 or "LayerNorm" in name or "norm" in name.lower() else decay).append(p)
     if not decay and not no_decay:
         raise ValueError("학습할 파라미터가 없습니다 (모두 얼려 있음).")
@@ -226,13 +268,18 @@ def train_classifier(
     warmup_ratio: float = 0.1,
     max_grad_norm: float = 1.0,
     eval_loader: torch.utils.data.DataLoader | None = None,
+    keep_best: bool = False,
+    patience: int | None = None,
     seed: int = 0,
     device: str | torch.device | None = None,
     progress: bool = True,
 ) -> TrainResult:
     """분류 모델을 학습합니다. 진행 막대에 현재 손실을 보여 주고, 에포크마다 한 줄씩 요약을 출력합니다.
 
-    ``eval_loader``를 주면 에포크가 끝날 때마다 검증 손실과 정확도를 잽니다.
+    ``eval_loader``(검증 세트)를 주면 에포크가 끝날 때마다 검증 손실과 정확도를 잽니다.
+    ``keep_best=True``면 학습이 끝난 뒤 검증 정확도가 가장 높았던 에포크(같으면 앞의 것)의 가중치로 되돌리고,
+    ``patience``를 주면 검증 정확도가 그 에포크 수만큼 잇달아 나아지지 않을 때 일찍 멈춥니다(조기 종료).
+    학습률 스케줄은 언제나 ``epochs`` 전체를 기준으로 짭니다.
     ``seed``가 드롭아웃과 (``shuffle=True``인 로더의) 섞는 순서를 정하므로, 같은 시드면 같은 결과가 나옵니다.
     배치마다: 순전파 → 교차 엔트로피 손실 → 역전파 → 기울기 자르기 → AdamW 한 걸음 → 학습률 갱신.
     """
@@ -242,6 +289,8 @@ def train_classifier(
         raise ValueError(f"학습률 lr은 양수여야 합니다 (받은 값: {lr!r}).")
     if not 0 <= warmup_ratio < 1:
         raise ValueError(f"warmup_ratio는 0 이상 1 미만이어야 합니다 (받은 값: {warmup_ratio!r}).")
+    if (keep_best or patience is not None) and eval_loader is None:
+        raise ValueError("keep_best와 patience는 검증 세트로 고르므로 eval_loader가 필요합니다.")
     device = torch.device(device) if device is not None else default_device()
     torch.manual_seed(seed)  # 드롭아웃
     if getattr(train_loader, "generator", None) is not None:
@@ -255,14 +304,13 @@ def train_classifier(
     )
     params = [p for p in model.parameters() if p.requires_grad]
     history, epoch_rows = [], []
+    best = (-1.0, 0, None)  # (검증 정확도, 에포크, 가중치)
     start = time.perf_counter()
     step = 0
     for epoch in range(1, epochs + 1):
         model.train()
-        bar = tqdm(
-            train_loader, desc=f"에포크 {epoch}/{epochs}", disable=not progress, file=sys.stdout,
-            mininterval=1.0, ncols=90, ascii=True,
-        )
+        bar = tqdm(train_loader, desc=f"에포크 {epoch}/{epochs}", disable=not progress, file=sys.stdout,
+                   mininterval=1.0, ncols=90, ascii=True)
         losses = []
         for batch in bar:
             batch = {k: v.to(device) for k, v in batch.items()}
@@ -287,14 +335,20 @@ def train_classifier(
         epoch_rows.append(row)
         if progress:
             print(line, flush=True)
+        if eval_loader is not None and report.accuracy > best[0]:
+            state = {k: v.detach().clone() for k, v in model.state_dict().items()} if keep_best else None
+            best = (report.accuracy, epoch, state)
+        if patience is not None and epoch - best[1] >= patience:
+            break
+    if keep_best:
+        model.load_state_dict(best[2])
     seconds = time.perf_counter() - start
     model.eval()
-    return TrainResult(pd.DataFrame(history), pd.DataFrame(epoch_rows), seconds, str(device), step)
+    best_epoch = best[1] if keep_best else None
+    return TrainResult(pd.DataFrame(history), pd.DataFrame(epoch_rows), seconds, str(device), step, best_epoch)
 
 
-# ---------------------------------------------------------------------------
-# 평가와 예측
-# ---------------------------------------------------------------------------
+# -------------------- 평가와 예측 ----------------------------------------------
 
 
 @dataclass
@@ -311,11 +365,8 @@ class EvalResult:
     def confusion_frame(self, names: Sequence[str] = LABEL_NAMES) -> pd.DataFrame:
         """혼동 행렬을 행 = 정답, 열 = 예측인 표로."""
         names = list(names)[: len(self.confusion)]
-        return pd.DataFrame(
-            self.confusion,
-            index=pd.Index([f"정답 {n}" for n in names]),
-            columns=pd.Index([f"예측 {n}" for n in names]),
-        )
+        return pd.DataFrame(self.confusion, index=pd.Index([f"정답 {n}" for n in names]),
+                            columns=pd.Index([f"예측 {n}" for n in names]))
 
 
 @torch.no_grad()
@@ -342,14 +393,9 @@ def evaluate(model, loader, *, device: str | torch.device | None = None) -> Eval
     pred = logits.argmax(-1)
     confusion = torch.zeros(n, n, dtype=torch.long)
     confusion.index_put_((labels, pred), torch.ones_like(labels), accumulate=True)
-    return EvalResult(
-        accuracy=int((pred == labels).sum()) / len(labels),
-        loss=torch.nn.functional.cross_entropy(logits, labels).item(),
-        confusion=confusion.numpy(),
-        predictions=pred.numpy(),
-        probabilities=logits.softmax(-1).numpy(),
-        labels=labels.numpy(),
-    )
+    return EvalResult(accuracy=int((pred == labels).sum()) / len(labels),
+                      loss=torch.nn.functional.cross_entropy(logits, labels).item(), confusion=confusion.numpy(),
+                      predictions=pred.numpy(), probabilities=logits.softmax(-1).numpy(), labels=labels.numpy())
 
 
 def predict(model, tokenizer, texts: Sequence[str] | str, *, max_length: int = 64) -> pd.DataFrame:
@@ -365,24 +411,19 @@ def predict(model, tokenizer, texts: Sequence[str] | str, *, max_length: int = 6
     return out
 
 
-# ---------------------------------------------------------------------------
-# 그림
-# ---------------------------------------------------------------------------
+# -------------------- 그림 --------------------------------------------------
 
 
 def plot_loss(result: TrainResult, *, ax=None, smooth: int = 10, title: str | None = None):
     """스텝별 학습 손실(옅은 선)과 이동 평균(진한 선)을 그립니다."""
     import matplotlib.pyplot as plt
 
-    if ax is None:
-        _, ax = plt.subplots(figsize=(6.4, 3.4))
+    ax = ax if ax is not None else plt.subplots(figsize=(6.4, 3.4))[1]
     h = result.history
     ax.plot(h["step"], h["loss"], color="tab:blue", alpha=0.3, lw=1, label="스텝별 손실")
     ax.plot(h["step"], h["loss"].rolling(smooth, min_periods=1).mean(), color="tab:blue", lw=2,
             label=f"이동 평균({smooth} 스텝)")
-    ax.set_xlabel("스텝")
-    ax.set_ylabel("교차 엔트로피 손실")
-    ax.set_title(title or "학습 손실")
+    ax.set(xlabel="스텝", ylabel="교차 엔트로피 손실", title=title or "학습 손실")
     ax.legend()
     ax.grid(alpha=0.3)
     return ax
@@ -392,8 +433,7 @@ def plot_confusion(report: EvalResult, *, names: Sequence[str] = LABEL_NAMES, ax
     """혼동 행렬 그림: 행 = 정답, 열 = 예측, 칸마다 문장 수."""
     import matplotlib.pyplot as plt
 
-    if ax is None:
-        _, ax = plt.subplots(figsize=(3.8, 3.4))
+    ax = ax if ax is not None else plt.subplots(figsize=(3.8, 3.4))[1]
     cm = report.confusion
     ax.imshow(cm, cmap="Blues")
     for i in range(cm.shape[0]):
@@ -403,7 +443,5 @@ def plot_confusion(report: EvalResult, *, names: Sequence[str] = LABEL_NAMES, ax
     names = list(names)[: cm.shape[0]]
     ax.set_xticks(range(len(names)), names)
     ax.set_yticks(range(len(names)), names)
-    ax.set_xlabel("예측")
-    ax.set_ylabel("정답")
-    ax.set_title(title or f"혼동 행렬 (정확도 {report.accuracy:.1%})")
+    ax.set(xlabel="예측", ylabel="정답", title=title or f"혼동 행렬 (정확도 {report.accuracy:.1%})")
     return ax

@@ -52,23 +52,78 @@ def test_no_duplicates_and_no_leak(bundled):
         seen[name] = squashed
 
 
-def test_files_are_what_build_script_makes():
+@pytest.fixture(scope="module")
+def build():
+    """bertlab/assets/sentiment/build.py를 모듈로 읽는다(데이터를 다시 만드는 스크립트)."""
     spec = importlib.util.spec_from_file_location("sentiment_build", D.SENTIMENT_DIR / "build.py")
-    build = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(build)
-    made = build.build()
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def made(build):
+    return build.build()
+
+
+def test_files_are_what_build_script_makes(build, made):
+    """build.py가 세 분할 파일과 데이터 카드의 개수 표를 바이트 단위로 똑같이 다시 만든다."""
     for name, rows in made.items():
-        shipped = pd.read_csv(D.SENTIMENT_DIR / f"{name}.tsv", sep="\t", quoting=3, keep_default_na=False)
-        assert shipped["text"].tolist() == [r["text"] for r in rows]
-        assert shipped["label"].tolist() == [r["label"] for r in rows]
+        shipped = (D.SENTIMENT_DIR / f"{name}.tsv").read_bytes()
+        assert build.render_tsv(rows).encode("utf-8") == shipped, f"{name}.tsv가 build.py의 결과와 다릅니다"
+    card = (D.SENTIMENT_DIR / "DATA_CARD.md").read_text(encoding="utf-8")
+    assert build.render_card(made, card) == card, "DATA_CARD.md의 개수 표가 build.py의 결과와 다릅니다"
+
+
+def test_build_script_stays_small(build):
+    assert len((D.SENTIMENT_DIR / "build.py").read_text(encoding="utf-8").splitlines()) <= 450
 
 
 def test_metadata_columns(bundled):
     meta = D.load_bundled(with_meta=True)
     for name, df in meta.items():
-        assert list(df.columns) == ["text", "label", "domain", "source"]
+        assert list(df.columns) == ["text", "label", "domain", "source", "register", "phenomenon", "group"]
         assert df["text"].tolist() == bundled[name]["text"].tolist()
-        assert set(df["domain"]) == {"movie", "product"} and set(df["source"]) == {"hand", "template"}
+        assert set(df["domain"]) == {"movie", "product", "food", "app", "place"}
+        assert set(df["register"]) == {"formal", "polite", "plain", "noun", "net"}
+        assert set(df["phenomenon"]) == {
+            "plain", "negation", "double_negation", "contrast", "aspect_flip", "sarcasm", "faint", "mixed"}
+        assert set(df["source"]) <= {"hand", "template"}
+
+
+def test_mostly_hand_written_and_balanced_per_domain():
+    everything = pd.concat(D.load_bundled(with_meta=True).values())
+    assert (everything["source"] == "hand").mean() >= 0.8
+    per_domain = everything.groupby(["domain", "label"]).size().unstack()
+    assert (per_domain[0] == per_domain[1]).all(), per_domain  # 분야마다 긍정과 부정이 같은 수
+
+
+def test_groups_and_near_duplicates_stay_in_one_split(build):
+    meta = D.load_bundled(with_meta=True)
+    homes = {}
+    for name, df in meta.items():
+        for group in df["group"]:
+            homes.setdefault(group, set()).add(name)
+    assert all(len(s) == 1 for s in homes.values())
+    rows = [(name, t) for name, df in meta.items() for t in df["text"]]
+    for i, j in build.near_pairs([t for _, t in rows]):
+        assert rows[i][0] == rows[j][0], f"거의 같은 문장이 두 분할에 있습니다: {rows[i]} / {rows[j]}"
+
+
+def test_nfc_and_no_squashed_duplicates(build):
+    import unicodedata
+
+    texts = pd.concat(D.load_bundled().values())["text"]
+    assert (texts == texts.map(lambda t: unicodedata.normalize("NFC", t))).all()
+    assert texts.map(build.squash).is_unique
+
+
+def test_squash_and_near_pairs(build):
+    assert build.squash("재미없어요 ㅋㅋ!!") == build.squash("재미 없어요.") == "재미없어요"
+    assert build.squash("ㄹㅇ 꿀잼 ㅠㅠ") == "꿀잼"
+    texts = ["배송이 너무 늦어요.", "배송이 늦엇어요", "음식이 정말 맛있어요", "노잼 ㅡㅡ", "개노잼"]
+    assert build.near_pairs(texts) == [(0, 1), (3, 4)]
+    assert build.near_pairs(["좋아요", "싫어요"]) == []
 
 
 def test_data_card_counts_match(bundled):

@@ -12,6 +12,15 @@ from bertlab import data as D
 from bertlab import train as T
 
 
+@pytest.fixture(autouse=True)
+def one_thread():
+    """아주 작은 모델은 스레드 하나로 충분하다. 다른 작업과 CPU를 나눌 때 스레드 둘은 서로를 기다리느라 수십 배 느려진다."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
 @pytest.fixture(scope="module")
 def syllable_tokenizer():
     """번들 데이터의 글자로 만든 음절 WordPiece 토크나이저 (번들 미니 BERT 없이도 돈다)."""
@@ -185,3 +194,60 @@ def test_plots(syllable_tokenizer, small_data):
     assert T.plot_loss(result).get_xlabel() == "스텝"
     report = T.evaluate(model, T.make_loader(syllable_tokenizer, test))
     assert "정확도" in T.plot_confusion(report).get_title()
+
+
+def test_length_buckets_cover_everything_once_and_cut_padding(syllable_tokenizer, small_data):
+    train, _ = small_data
+    loader = T.make_loader(syllable_tokenizer, train, batch_size=8, shuffle=True, bucket=True, seed=5)
+    batches = list(loader)
+    assert len(batches) == len(loader) == 6
+    seen = sorted(t for b in loader.batch_sampler for t in b)
+    assert seen == list(range(len(train)))  # 모든 문장이 정확히 한 번
+    again = [b["input_ids"].tolist() for b in T.make_loader(syllable_tokenizer, train, batch_size=8, shuffle=True, bucket=True, seed=5)]
+    assert again == [b["input_ids"].tolist() for b in batches]  # 같은 시드 → 같은 배치
+    plain = T.make_loader(syllable_tokenizer, train, batch_size=8, shuffle=True, seed=5)
+    pads = [sum(int((b["attention_mask"] == 0).sum()) for b in x) for x in (batches, plain)]
+    assert pads[0] < pads[1]  # 길이가 비슷한 문장끼리 묶으면 [PAD]가 준다
+    with pytest.raises(ValueError, match="shuffle"):
+        T.make_loader(syllable_tokenizer, train, bucket=True)
+
+
+def test_keep_best_restores_the_best_validation_epoch(syllable_tokenizer, small_data):
+    train, test = small_data
+    loader = T.make_loader(syllable_tokenizer, train, batch_size=16, shuffle=True)
+    val = T.make_loader(syllable_tokenizer, test)
+    model = _tiny_classifier(len(syllable_tokenizer))
+    result = T.train_classifier(model, loader, epochs=5, lr=3e-3, eval_loader=val, keep_best=True, progress=False)
+    accs = result.epochs["val_accuracy"].tolist()
+    assert result.best_epoch == 1 + accs.index(max(accs))  # 가장 높은 에포크, 같으면 앞의 것
+    assert T.evaluate(model, val).accuracy == pytest.approx(max(accs))  # 그 에포크의 가중치로 돌아왔다
+    with pytest.raises(ValueError, match="eval_loader"):
+        T.train_classifier(model, loader, epochs=1, keep_best=True, progress=False)
+
+
+def test_patience_stops_early(syllable_tokenizer, small_data):
+    train, test = small_data
+    loader = T.make_loader(syllable_tokenizer, train, batch_size=16)
+    model = _tiny_classifier(len(syllable_tokenizer))
+    for p in model.parameters():  # 분류 헤드의 편향만 배우면 검증 정확도는 곧 더 나아지지 않는다
+        p.requires_grad_(False)
+    model.classifier.bias.requires_grad_(True)
+    result = T.train_classifier(model, loader, epochs=30, lr=1e-3, eval_loader=T.make_loader(syllable_tokenizer, test),
+                                patience=2, progress=False)
+    accs = result.epochs["val_accuracy"].tolist()
+    assert len(accs) < 30
+    best = accs.index(max(accs))
+    assert len(accs) == best + 1 + 2  # 최고 에포크 뒤로 두 에포크 잇달아 나아지지 않아 멈췄다
+
+
+def test_plan_runs_falls_back_to_mini_only_for_big_models_on_cpu():
+    model = _tiny_classifier(50)
+    n = sum(p.numel() for p in model.parameters())
+    same = T.plan_runs(model, "klue/bert-base", cuda=False)  # 작은 모델: 그대로
+    assert (same.main, same.compare, same.reason) == ("klue/bert-base", "klue/bert-base", "")
+    big = T.plan_runs(model, "mbert", cuda=False, max_cpu_params=n - 1)  # 기준보다 큰 모델, GPU 없음
+    assert big.main == big.compare == "mini"
+    assert "GPU" in big.reason and f"{n:,}" in big.reason and "미니 BERT" in big.reason
+    on_gpu = T.plan_runs(model, "mbert", cuda=True, max_cpu_params=n - 1)  # GPU가 있으면 그대로
+    assert (on_gpu.main, on_gpu.compare, on_gpu.reason) == ("mbert", "mbert", "")
+    assert T.BIG_MODEL_PARAMS == 50_000_000
