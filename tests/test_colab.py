@@ -37,7 +37,7 @@ def test_markdown_conversion(ctx):
         "# 제목",
         "정확도 {glue:text}`acc:.1%`, 개수 {glue:text}`n`개, 이름 {glue:text}`name`.",
         "{ref}`ch-attention`와 {ref}`여기 <theory-self-attention>`, {doc}`../book/mini_bert`.",
-        "BERT {cite:p}`devlin2019bert,vaswani2017attention` / {cite:t}`devlin2019bert`.",
+        "BERT {cite:p}`devlin2019bert,vaswani2017attention` / {cite:t}`devlin2019bert`. {term}`야코비 행렬`.",
         "",
         ":::{dropdown} 풀이",
         "답은 $\\sqrt{d_k}$입니다.",
@@ -59,6 +59,7 @@ def test_markdown_conversion(ctx):
     assert f"({site}book/mini_bert.html)" in out
     assert f"([Devlin 외, 2019; Vaswani 외, 2017]({site}book/references.html))" in out
     assert f"[Devlin 외 (2019)]({site}book/references.html)" in out
+    assert f"[야코비 행렬]({site}book/glossary.html)" in out
     assert "<details><summary>풀이</summary>" in out and out.count("</details>") == 1
     assert "$\\sqrt{d_k}$" in out
     assert "{glue:text}`acc` 는 코드 블록 안이라 그대로" in out

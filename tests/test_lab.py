@@ -107,10 +107,10 @@ def hf():
     import torch
     import transformers
 
-    torch.set_grad_enabled(False)
     tok = transformers.AutoTokenizer.from_pretrained(MODEL_DIR)
     model = transformers.BertForPreTraining.from_pretrained(MODEL_DIR, attn_implementation="eager").eval()
-    return tok, model
+    model.requires_grad_(False)  # 기울기가 필요 없다. 전역 설정(torch.set_grad_enabled)은 뒤의 학습 시험까지 망가뜨리므로 쓰지 않는다
+    yield tok, model
 
 
 def _start_node(node, asset_dir: Path, jobs: list[dict], work: Path, shards: int = 2):

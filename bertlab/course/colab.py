@@ -8,7 +8,7 @@
 
 - ``{glue:text}`이름:형식``` → 번들 미니 BERT로 노트북을 실제로 실행해 얻은 값(웹사이트를 mBERT로 빌드해도 그대로).
   형식은 myst-nb와 같은 함수(`format_plain_text`)로 적용합니다.
-- ``{ref}`라벨``` 과 ``{doc}`경로``` → 웹사이트의 해당 쪽·앵커로 가는 보통 링크(글은 그 절의 제목).
+- ``{ref}`라벨``` 과 ``{doc}`경로``` → 웹사이트의 해당 쪽·앵커로 가는 보통 링크(글은 그 절의 제목), ``{term}`용어``` → 용어집 링크.
 - ``{cite:p}`키``` → "(Devlin 외, 2019)", ``{cite:t}`키``` → "Devlin 외 (2019)", 둘 다 웹사이트의 참고문헌 쪽으로 링크.
 - ``:::{dropdown} 풀이`` → ``<details><summary>풀이</summary> … </details>`` (Colab과 Jupyter 모두 접어서 보여 줌),
   ``{note}`` 같은 안내 상자 → 굵은 제목을 단 인용문, 라벨 줄 ``(ch-xxx)=`` → ``<a id="ch-xxx"></a>``.
@@ -37,7 +37,7 @@ from .exercises import CHAPTER_GLOB, _fence_parts, make_exercise
 ROOT = Path(__file__).resolve().parents[2]
 COLAB_BRANCH = "colab"  # 배포 워크플로가 만든 노트북을 올리는 브랜치(.github/workflows/deploy.yml)
 COLAB_MODELS = ("mini", "mbert")
-_ROLE = re.compile(r"\{(?P<role>glue:text|glue|cite:p|cite:t|ref|doc|math)\}`(?P<body>[^`]+)`")
+_ROLE = re.compile(r"\{(?P<role>glue:text|glue|cite:p|cite:t|ref|doc|term|math)\}`(?P<body>[^`]+)`")
 _LABEL = re.compile(r"^\((?P<label>[A-Za-z0-9_\-:.]+)\)=\s*$")
 _HEADING = re.compile(r"^#{1,6}\s+(?P<title>.+?)\s*$")
 _ADMONITIONS = {"note": "참고", "tip": "도움말", "warning": "주의", "important": "중요", "caution": "주의", "seealso": "함께 보기"}
@@ -192,6 +192,8 @@ def _role(m: re.Match, ctx: Context) -> str:
             return f"([{inner}]({link}))"
         return ", ".join(f"[{ctx.bib[k][0]} ({ctx.bib[k][1]})]({link})" for k in keys)
     text, target = _split_text_target(body)
+    if role == "term":  # 용어집 항목: 한국어 항목의 앵커는 빌드마다 번호가 바뀌므로 용어집 쪽으로 링크한다
+        return f"[{text or target}]({ctx.page('book/glossary')})"
     if role == "ref":
         if target not in ctx.labels:
             raise KeyError(f"{ctx.doc}: 라벨 '{target}'을 찾지 못했습니다")
