@@ -39,9 +39,17 @@ _SUBMODULES = {
 __all__ = ["setup", "in_colab", "load_bert", "load_mlm", "fill_mask", "encode", "resolve", "describe", "MINI_DIR", "MBERT_ID", *sorted(_SUBMODULES)]
 
 
-def __getattr__(name: str):
-    if name in _SUBMODULES:
-        module = importlib.import_module(f".{name}", __name__)
-        globals()[name] = module
-        return module
-    raise AttributeError(f"module 'bertlab' has no attribute {name!r}")
+def lazy_submodules(package: str, names: set[str], namespace: dict):
+    """패키지의 하위 모듈을 처음 쓸 때 불러오는 모듈 수준 ``__getattr__``을 만듭니다(`bl.viz`, `bl.minibert.modelcard`)."""
+
+    def __getattr__(name: str):
+        if name in names:
+            module = importlib.import_module(f".{name}", package)
+            namespace[name] = module
+            return module
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
+    return __getattr__
+
+
+__getattr__ = lazy_submodules(__name__, _SUBMODULES, globals())

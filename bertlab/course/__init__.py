@@ -1,17 +1,10 @@
 """책을 만드는 도구 (학생의 API가 아닙니다): 장 노트북에서 다른 판을 만들어 냅니다.
 
 - `exercises`: 풀이를 지운 수업용 연습 노트북. ``python -m bertlab.course.exercises``.
+- `colab`: MyST를 보통 마크다운으로 바꾸고 glue 값을 채운 Colab판 노트북. ``bash scripts/colab-notebooks.sh OUT``.
 """
 
-import importlib
+from .. import lazy_submodules
 
-_SUBMODULES = {"exercises"}
-
-
-def __getattr__(name: str):
-    # 처음 쓸 때 불러옵니다(`bl.minibert.modelcard`처럼 점으로 닿을 수 있게).
-    if name in _SUBMODULES:
-        module = importlib.import_module(f".{name}", __name__)
-        globals()[name] = module
-        return module
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+_SUBMODULES = {"exercises", "colab"}
+__getattr__ = lazy_submodules(__name__, _SUBMODULES, globals())

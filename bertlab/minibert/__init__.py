@@ -13,15 +13,7 @@
 동음이의어의 뜻 통계는 장들도 쓰므로 가르치는 쪽(`bertlab.senses`)에, 번들 글 읽기는 `bertlab.data`에 있습니다.
 """
 
-import importlib
+from .. import lazy_submodules
 
 _SUBMODULES = {"corpus", "templates", "tokenizer", "pretrain", "modelcard", "acceptance"}
-
-
-def __getattr__(name: str):
-    # 처음 쓸 때 불러옵니다(`bl.minibert.modelcard`처럼 점으로 닿을 수 있게).
-    if name in _SUBMODULES:
-        module = importlib.import_module(f".{name}", __name__)
-        globals()[name] = module
-        return module
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_submodules(__name__, _SUBMODULES, globals())
