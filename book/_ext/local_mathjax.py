@@ -7,6 +7,8 @@ MathJax 파일은 PyPI의 ``sphinx-mathjax-offline``(MathJax 3.2.2를 통째로 
 - ``tex-mml-chtml.js``: TeX 입력 + CommonHTML 출력 컴포넌트(1.2 MB). 이 책의 수식(amsmath, dollarmath)에 필요한 TeX
   확장이 이미 들어 있습니다.
 - ``output/chtml/fonts/woff-v2/``: CommonHTML 글꼴(0.4 MB). MathJax는 스크립트가 있는 폴더를 기준으로 이 글꼴을 찾습니다.
+- ``input/tex/extensions/``: 컴포넌트에 들어 있지 않아 쓸 때 불러오는(autoload) TeX 확장(0.55 MB; 예: 2장의 ``\boldsymbol``).
+  없으면 그런 매크로가 있는 쪽에서 404가 나고 수식이 깨집니다.
 
 ``mathjax_path``는 ``_static`` 기준의 상대 경로로 정하므로 어느 페이지에서든, ``file://``로 열어도 같은 파일을 씁니다.
 ``mathjax3_config``는 Jupyter Book(myst-nb)이 정한 것을 그대로 둡니다.
@@ -21,6 +23,7 @@ from pathlib import Path
 DIST = "sphinx-mathjax-offline"
 COMPONENT = "tex-mml-chtml.js"
 FONTS = Path("output") / "chtml" / "fonts" / "woff-v2"
+TEX_EXTENSIONS = Path("input") / "tex" / "extensions"
 MATHJAX_PATH = "mathjax/" + COMPONENT
 
 
@@ -39,7 +42,7 @@ def mathjax_source() -> Path:
 
 
 def copy_mathjax(target: Path) -> list[Path]:
-    """컴포넌트와 글꼴만 `target`(= _static/mathjax)에 복사하고, 복사한 파일 목록을 돌려줍니다."""
+    """컴포넌트, 글꼴, TeX 확장만 `target`(= _static/mathjax)에 복사하고, 복사한 파일 목록을 돌려줍니다."""
     src = mathjax_source()
     target.mkdir(parents=True, exist_ok=True)
     copied = [Path(shutil.copy2(src / COMPONENT, target / COMPONENT))]
@@ -47,6 +50,10 @@ def copy_mathjax(target: Path) -> list[Path]:
     fonts.mkdir(parents=True, exist_ok=True)
     for font in sorted((src / FONTS).glob("*.woff")):
         copied.append(Path(shutil.copy2(font, fonts / font.name)))
+    extensions = target / TEX_EXTENSIONS
+    extensions.mkdir(parents=True, exist_ok=True)
+    for ext in sorted((src / TEX_EXTENSIONS).glob("*.js")):
+        copied.append(Path(shutil.copy2(ext, extensions / ext.name)))
     return copied
 
 

@@ -338,7 +338,7 @@ def test_keyboard_mask_views_and_export(browser, http_base, python_ref):
     browser.evaluate("""(() => { const l = document.getElementById('lab-layer'); l.value = '2'; l.dispatchEvent(new Event('change'));
       const h = document.getElementById('lab-head'); h.value = '1'; h.dispatchEvent(new Event('change')); })()""")
     title = browser.evaluate("document.querySelector('#lab-attention-figure svg title').textContent")
-    assert title.startswith("층 2 · 헤드 1"), title
+    assert title.startswith("3층 · 헤드 1"), title  # 층은 1부터(용어집), 헤드는 0부터
     # 어절 보기: ## 조각이 합쳐져 칸 수가 줄고, 행의 합은 1
     before = browser.evaluate("document.querySelectorAll('#lab-attention-figure .lab-cells rect').length")
     browser.evaluate("(() => { const r = document.querySelector('input[name=lab-unit][value=words]'); r.checked = true; r.dispatchEvent(new Event('change')); })()")
