@@ -109,8 +109,9 @@ def hf():
 
     tok = transformers.AutoTokenizer.from_pretrained(MODEL_DIR)
     model = transformers.BertForPreTraining.from_pretrained(MODEL_DIR, attn_implementation="eager").eval()
-    model.requires_grad_(False)  # 기울기가 필요 없다. 전역 설정(torch.set_grad_enabled)은 뒤의 학습 시험까지 망가뜨리므로 쓰지 않는다
-    yield tok, model
+    # 이 모듈의 시험은 기울기가 필요 없다. 모듈이 끝나면 되돌린다(그냥 꺼 두면 뒤의 학습 시험이 망가진다)
+    with torch.no_grad():
+        yield tok, model
 
 
 def _start_node(node, asset_dir: Path, jobs: list[dict], work: Path, shards: int = 2):
