@@ -14,7 +14,6 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
-import torch
 
 from .. import data, senses
 from ..models import MINI_DIR
