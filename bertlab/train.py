@@ -38,10 +38,9 @@ def default_device() -> torch.device:
 
 @dataclass(frozen=True)
 class RunPlan:
-    """`plan_runs`의 결정: 파인튜닝(``main``)과 비교 실험(``compare``)에 쓸 모델 이름, 바꾼 이유(없으면 "")."""
+    """`plan_runs`의 결정: 파인튜닝과 비교 실험에 쓸 모델 이름(``main``), 바꾼 이유(없으면 "")."""
 
     main: str
-    compare: str
     reason: str
 
 
@@ -56,8 +55,8 @@ def plan_runs(model, name: str = "auto", *, cuda: bool | None = None, max_cpu_pa
     n_params = sum(p.numel() for p in model.parameters())
     cuda = torch.cuda.is_available() if cuda is None else cuda
     if cuda or n_params <= max_cpu_params:
-        return RunPlan(name, name, "")
-    return RunPlan("mini", "mini", (
+        return RunPlan(name, "")
+    return RunPlan("mini", (
         f"이 모델은 파라미터가 {n_params:,}개(기준 {max_cpu_params:,}개 초과)이고 GPU가 없어, 파인튜닝과 비교 실험은"
         " 번들 미니 BERT로 돌립니다. 학습 계산량은 파라미터 수에 거의 비례해 CPU에서는 너무 오래 걸립니다."
     ))

@@ -244,10 +244,10 @@ def test_plan_runs_falls_back_to_mini_only_for_big_models_on_cpu():
     model = _tiny_classifier(50)
     n = sum(p.numel() for p in model.parameters())
     same = T.plan_runs(model, "klue/bert-base", cuda=False)  # 작은 모델: 그대로
-    assert (same.main, same.compare, same.reason) == ("klue/bert-base", "klue/bert-base", "")
+    assert (same.main, same.reason) == ("klue/bert-base", "")
     big = T.plan_runs(model, "mbert", cuda=False, max_cpu_params=n - 1)  # 기준보다 큰 모델, GPU 없음
-    assert big.main == big.compare == "mini"
+    assert big.main == "mini"
     assert "GPU" in big.reason and f"{n:,}" in big.reason and "미니 BERT" in big.reason
     on_gpu = T.plan_runs(model, "mbert", cuda=True, max_cpu_params=n - 1)  # GPU가 있으면 그대로
-    assert (on_gpu.main, on_gpu.compare, on_gpu.reason) == ("mbert", "mbert", "")
+    assert (on_gpu.main, on_gpu.reason) == ("mbert", "")
     assert T.BIG_MODEL_PARAMS == 50_000_000
