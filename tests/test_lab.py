@@ -104,14 +104,11 @@ def assets(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def hf():
-    import torch
     import transformers
 
     tok = transformers.AutoTokenizer.from_pretrained(MODEL_DIR)
     model = transformers.BertForPreTraining.from_pretrained(MODEL_DIR, attn_implementation="eager").eval()
-    # 이 모듈의 시험은 기울기가 필요 없다. 모듈이 끝나면 되돌린다(그냥 꺼 두면 뒤의 학습 시험이 망가진다)
-    with torch.no_grad():
-        yield tok, model
+    return tok, model
 
 
 def _start_node(node, asset_dir: Path, jobs: list[dict], work: Path, shards: int = 2):
@@ -143,39 +140,36 @@ def _run_node(node, asset_dir: Path, jobs: list[dict], work: Path, shards: int =
     return _collect_node(_start_node(node, asset_dir, jobs, work, shards))
 
 
-def _python_outputs(model, tok, texts: list[str], mask_positions: list[list[int]] | None = None, batch: int = 64):
+def _python_outputs(model, tok, texts: list[str], batch: int = 64):
     """길이가 비슷한 문장끼리 묶어 파이썬 모델을 돌린다. 문장마다 (ids, 어텐션 [L,h,n,n], hidden [L+1,n,H], logits[n,V])."""
     import torch
 
     encoded = [tok(t)["input_ids"] for t in texts]
-    if mask_positions:
-        for ids, pos in zip(encoded, mask_positions):
-            for p in pos:
-                ids[p] = tok.mask_token_id
     order = sorted(range(len(texts)), key=lambda i: (tok.mask_token_id in encoded[i], len(encoded[i])))
     out = [None] * len(texts)
-    for start in range(0, len(order), batch):
-        idx = order[start:start + batch]
-        n = max(len(encoded[i]) for i in idx)
-        ids = torch.zeros(len(idx), n, dtype=torch.long)
-        att = torch.zeros(len(idx), n, dtype=torch.long)
-        for row, i in enumerate(idx):
-            ids[row, :len(encoded[i])] = torch.tensor(encoded[i])
-            att[row, :len(encoded[i])] = 1
-        if (ids == tok.mask_token_id).any():   # BertForPreTraining 전체: 어휘 점수(prediction_logits)까지
-            o = model(input_ids=ids, attention_mask=att, output_attentions=True, output_hidden_states=True)
-            logits = o.prediction_logits
-        else:                                   # [MASK]가 없으면 점수는 쓰지 않으므로 같은 모델의 인코더(model.bert)만
-            o = model.bert(input_ids=ids, attention_mask=att, output_attentions=True, output_hidden_states=True)
-            logits = None
-        A = torch.stack(o.attentions, dim=1).numpy()          # [B, L, h, n, n]
-        Hs = torch.stack(o.hidden_states, dim=1).numpy()      # [B, L+1, n, H]
-        for row, i in enumerate(idx):
-            m = len(encoded[i])
-            mpos = [p for p, t in enumerate(encoded[i]) if t == tok.mask_token_id]
-            out[i] = {"ids": encoded[i], "attn": A[row, :, :, :m, :m], "hidden": Hs[row, :, :m],
-                      "mask_logits": {p: logits[row, p].numpy().copy() for p in mpos}}
-        del o, logits
+    with torch.no_grad():   # 비교만 하므로 기울기는 필요 없다
+        for start in range(0, len(order), batch):
+            idx = order[start:start + batch]
+            n = max(len(encoded[i]) for i in idx)
+            ids = torch.zeros(len(idx), n, dtype=torch.long)
+            att = torch.zeros(len(idx), n, dtype=torch.long)
+            for row, i in enumerate(idx):
+                ids[row, :len(encoded[i])] = torch.tensor(encoded[i])
+                att[row, :len(encoded[i])] = 1
+            if (ids == tok.mask_token_id).any():   # BertForPreTraining 전체: 어휘 점수(prediction_logits)까지
+                o = model(input_ids=ids, attention_mask=att, output_attentions=True, output_hidden_states=True)
+                logits = o.prediction_logits
+            else:                                   # [MASK]가 없으면 점수는 쓰지 않으므로 같은 모델의 인코더(model.bert)만
+                o = model.bert(input_ids=ids, attention_mask=att, output_attentions=True, output_hidden_states=True)
+                logits = None
+            A = torch.stack(o.attentions, dim=1).numpy()          # [B, L, h, n, n]
+            Hs = torch.stack(o.hidden_states, dim=1).numpy()      # [B, L+1, n, H]
+            for row, i in enumerate(idx):
+                m = len(encoded[i])
+                mpos = [p for p, t in enumerate(encoded[i]) if t == tok.mask_token_id]
+                out[i] = {"ids": encoded[i], "attn": A[row, :, :, :m, :m], "hidden": Hs[row, :, :m],
+                          "mask_logits": {p: logits[row, p].numpy().copy() for p in mpos}}
+            del o, logits
     return out
 
 
@@ -418,7 +412,12 @@ def test_sphinx_extension_skips_when_up_to_date(tmp_path):
     for name in (lab_assets.WEIGHTS_FILE, lab_assets.TOKENIZER_FILE):
         (out / name).write_text("// stub")
     assert not lab_assets.needs_update(MODEL_DIR, out)
-    old = (MODEL_DIR / "config.json").stat().st_mtime - 10
+    # 출력이 변환기보다는 새롭지만 체크포인트 파일보다 오래되었으면 다시 만든다(체크포인트만 바뀐 경우)
+    model = tmp_path / "model"
+    model.mkdir()
+    (model / "config.json").write_text("{}")
+    converter = Path(lab_assets.__file__).stat().st_mtime
+    os.utime(model / "config.json", (converter + 20, converter + 20))
     for name in (lab_assets.WEIGHTS_FILE, lab_assets.TOKENIZER_FILE):
-        os.utime(out / name, (old, old))
-    assert lab_assets.needs_update(MODEL_DIR, out)
+        os.utime(out / name, (converter + 10, converter + 10))
+    assert lab_assets.needs_update(model, out)

@@ -28,6 +28,7 @@ import torch
 import torch.nn.functional as F
 
 from .. import data
+from ..models import MINI_DIR
 from ..senses import sense_separation
 from . import corpus as corpus_mod
 from . import tokenizer as tok_mod
@@ -417,7 +418,7 @@ def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(prog="python -m bertlab.minibert.pretrain", description="번들 미니 BERT 사전학습 레시피")
     p.add_argument("command", choices=["build", "train", "export", "all"])
     p.add_argument("--work", type=Path, default=Path.home() / ".cache" / "bertlab" / "pretrain")
-    p.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[1] / "assets" / "mini-bert")
+    p.add_argument("--out", type=Path, default=MINI_DIR)
     p.add_argument("--template-docs", type=int, default=2000)
     p.add_argument("--everyday-v2", action="store_true", help="assets/text/everyday_v2/의 일상 말뭉치도 넣음(run7은 없이)")
     p.add_argument("--vocab-size", type=int, default=12000)

@@ -29,11 +29,12 @@ import random
 import re
 from pathlib import Path
 
+from ..data import TEXT_DIR
 from ..korean import josa
 
 __all__ = ["generate", "load_templates", "TEMPLATES", "TEMPLATES_FILE"]
 
-TEMPLATES_FILE = Path(__file__).resolve().parents[1] / "assets" / "text" / "templates_ko.json"
+TEMPLATES_FILE = TEXT_DIR / "templates_ko.json"
 
 
 def load_templates(path: Path = TEMPLATES_FILE) -> tuple[dict, list[tuple[str, dict, list[str]]]]:

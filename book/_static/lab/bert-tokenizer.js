@@ -32,14 +32,12 @@
     for (var i = 0; i < spec.vocab.length; i++) this.ids.set(spec.vocab[i], i);
     this.prefix = spec.continuing_subword_prefix;
     this.maxChars = spec.max_input_chars_per_word;
-    this.maxLength = spec.max_length;
     this.chars = spec.chars;
     this.unkToken = spec.unk_token;
     this.unkId = this.ids.get(spec.unk_token);
     this.clsId = this.ids.get(spec.cls_token);
     this.sepId = this.ids.get(spec.sep_token);
     this.maskId = this.ids.get(spec.mask_token);
-    this.padId = this.ids.get(spec.pad_token);
     this.maskToken = spec.mask_token;
     // 긴 것부터: 같은 자리에서 시작하는 후보가 여럿이면 가장 긴 것을 고른다(leftmost-longest).
     this.specials = spec.special_tokens.slice().sort(function (a, b) { return b.content.length - a.content.length; });

@@ -747,7 +747,6 @@
       lab.loadMs = now() - t0;
       // 짧은 입력으로 한 번 돌려 두면 자바스크립트 엔진이 계산 루프를 미리 최적화해 첫 문장도 빠르다
       lab.model.forward([lab.tok.clsId, lab.tok.maskId, lab.tok.maskId, lab.tok.maskId, lab.tok.sepId]);
-      lab.warmMs = now() - t0 - lab.loadMs;
     } catch (err) {
       status("실습실을 시작하지 못했습니다: " + err.message, true);
       writeResult({ error: "load", message: err.message });
@@ -769,7 +768,7 @@
 
   window.BertLab = window.BertLab || {};
   window.BertLab.lab = { state: lab, compute: function (t) { lab.masked = new Set(); $("lab-text").value = t; return compute(t); },
-                         toggleMask: toggleMask, figureBlob: function (k, kind) { return figureBlob(k, kind).then(function (b) { return b; }); } };
+                         toggleMask: toggleMask, figureBlob: figureBlob };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();
 })();
