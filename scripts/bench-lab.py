@@ -19,16 +19,13 @@ import json
 import os
 import re
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
-from test_site import CDP, CHROME_FLAGS, SITE, _chromium  # noqa: E402
+from test_site import SITE, chromium_session, local_server  # noqa: E402
 
 PAGE = "book/lab.html"
 LIMIT_BYTES = 8_000_000
@@ -43,30 +40,6 @@ def sentences(n: int = 40) -> list[str]:
     picked = out[:: max(1, len(out) // (n - 4))][: n - 4]
     masked = [re.sub(r"^(\S+)", "[MASK]", s) for s in picked[:4]]
     return picked + masked
-
-
-def start_browser():
-    exe = _chromium()
-    if not exe:
-        sys.exit("Chromium이 없습니다: apt-get install chromium fonts-nanum")
-    profile = tempfile.mkdtemp(prefix="bertlab-bench-")
-    proc = subprocess.Popen([exe, *CHROME_FLAGS, f"--user-data-dir={profile}", "about:blank"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    port_file = Path(profile) / "DevToolsActivePort"
-    deadline = time.monotonic() + 60
-    while not (port_file.exists() and port_file.read_text().strip()):
-        if proc.poll() is not None or time.monotonic() > deadline:
-            sys.exit("Chromium이 시작하지 않았습니다")
-        time.sleep(0.2)
-    port = port_file.read_text().split()[0]
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=10) as r:
-        target = [t for t in json.load(r) if t.get("type") == "page"][0]
-    cdp = CDP(target["webSocketDebuggerUrl"])
-    for domain in ("Page", "Runtime", "Network"):
-        cdp.send(f"{domain}.enable")
-    cdp.send("Network.setCacheDisabled", cacheDisabled=True)
-    cdp.send("Emulation.setDeviceMetricsOverride", width=1280, height=900, deviceScaleFactor=1, mobile=False)
-    return proc, cdp, profile
 
 
 def ready_time(cdp, url: str) -> dict:
@@ -122,13 +95,11 @@ def main() -> None:
     for p in files:
         print(f"  {p.name:22s} {p.stat().st_size / 1e3:9.1f} kB")
     cores = os.cpu_count()
-    server = subprocess.Popen([sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", str(SITE)],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    proc, cdp, profile = start_browser()
-    try:
-        port = re.search(r"port (\d+)", server.stdout.readline()).group(1)
+    with local_server(SITE) as base, chromium_session(("Page", "Runtime", "Network")) as cdp:
+        cdp.send("Network.setCacheDisabled", cacheDisabled=True)
+        cdp.send("Emulation.setDeviceMetricsOverride", width=1280, height=900, deviceScaleFactor=1, mobile=False)
         print(f"\nChromium {cdp.send('Browser.getVersion').get('product', '?')}, CPU {cores}개")
-        for mode, url in [("file://", page.resolve().as_uri()), ("http", f"http://127.0.0.1:{port}/{PAGE}")]:
+        for mode, url in [("file://", page.resolve().as_uri()), ("http", base + PAGE)]:
             runs = [ready_time(cdp, url) for _ in range(3)]
             ready = [r["ready"] for r in runs]
             print(f"쪽 준비({mode}): 탐색 시작부터 첫 결과까지 {summary(ready)} "
@@ -149,17 +120,6 @@ def main() -> None:
             print(f"  토큰 20개 이상인 문장만({len(long)}개):    {summary([t['painted'] for t in long])}")
         worst = max(times, key=lambda t: t["painted"])
         print(f"  가장 느린 문장: 토큰 {worst['n']}개, {worst['painted']:.1f} ms")
-    finally:
-        cdp.close()
-        try:
-            os.killpg(proc.pid, 15)
-        except ProcessLookupError:
-            pass
-        server.terminate()
-        import shutil
-
-        shutil.rmtree(profile, ignore_errors=True)
-
 
 if __name__ == "__main__":
     main()

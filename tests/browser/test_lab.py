@@ -17,26 +17,18 @@ from __future__ import annotations
 import base64
 import json
 import os
-import re
-import shutil
-import signal
-import subprocess
-import sys
-import tempfile
 import time
-import urllib.request
 from pathlib import Path
 from urllib.parse import quote, urlparse
 
 import pytest
 
-from test_site import CDP, CHROME_FLAGS, SHOTS, SITE, _chromium  # 같은 폴더의 브라우저 도우미를 그대로 쓴다
+from test_site import LOCAL_HOSTS, SHOTS, SITE, _problems, chromium_session, local_server  # 같은 폴더의 브라우저 도우미를 그대로 쓴다
 
 ROOT = Path(__file__).resolve().parents[2]
 MODEL_DIR = ROOT / "bertlab" / "assets" / "mini-bert"
 PAGE = "book/lab.html"
 BAE_MASK = "배 타고 배 먹으니 [MASK] 부르다."
-LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 XSS = ["<img src=x onerror=alert(1)>", "</script><script>alert(1)</script>"]
 LONG = " ".join(["배 타고 배 먹으니 배 부르다."] * 15)
 
@@ -54,57 +46,15 @@ def site():
 
 @pytest.fixture(scope="module")
 def http_base(site):
-    proc = subprocess.Popen([sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", str(site)],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    try:
-        m = re.search(r"port (\d+)", proc.stdout.readline())
-        assert m, "http.server가 포트를 알려 주지 않았습니다"
-        yield f"http://127.0.0.1:{m.group(1)}/"
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+    with local_server(site) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
 def browser(site):
-    pytest.importorskip("websocket", reason="websocket-client가 없습니다: pip install -r requirements-browser.txt")
-    exe = _chromium()
-    if exe is None:
-        pytest.skip("Chromium이 없습니다: apt-get install chromium fonts-nanum")
-    profile = tempfile.mkdtemp(prefix="bertlab-lab-chromium-")
-    proc = subprocess.Popen([exe, *CHROME_FLAGS, f"--user-data-dir={profile}", "about:blank"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    cdp = None
-    try:
-        port_file = Path(profile) / "DevToolsActivePort"
-        deadline = time.monotonic() + 60
-        while not (port_file.exists() and port_file.read_text().strip()):
-            if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"Chromium이 시작하지 않았습니다 (종료 코드 {proc.poll()})")
-            time.sleep(0.2)
-        port = port_file.read_text().split()[0]
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=10) as r:
-            target = [t for t in json.load(r) if t.get("type") == "page"][0]
-        cdp = CDP(target["webSocketDebuggerUrl"])
-        for domain in ("Page", "Runtime", "Log", "Network", "DOM"):
-            cdp.send(f"{domain}.enable")
+    with chromium_session() as cdp:
         desktop(cdp)
         yield cdp
-    finally:
-        if cdp:
-            cdp.close()
-        try:
-            os.killpg(proc.pid, signal.SIGTERM)   # 이 시험이 띄운 Chromium(과 그 자식)만
-            proc.wait(timeout=10)
-        except (ProcessLookupError, subprocess.TimeoutExpired):
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        shutil.rmtree(profile, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
@@ -183,35 +133,19 @@ def _fail_on_dialog(cdp):
 
 
 def problems(events: list[dict], mode: str) -> tuple[list[str], list[str]]:
-    """(다른 호스트로 간 요청, 그 밖의 오류). file:// 에서는 http(s) 요청이 모두 외부 요청이다."""
-    external, errors, urls = [], [], {}
+    """(다른 호스트로 간 요청, 그 밖의 오류). file:// 에서는 http(s) 요청이 모두 외부 요청이다.
+
+    오류는 사이트 시험과 같은 규칙(`test_site._problems`)으로 모으고, 대화 상자가 열린 것도 오류로 센다."""
+    external = []
     for ev in events:
-        method, p = ev["method"], ev.get("params", {})
-        if method == "Network.requestWillBeSent":
-            url = p["request"]["url"]
-            urls[p["requestId"]] = url
+        if ev["method"] == "Network.requestWillBeSent":
+            url = ev["params"]["request"]["url"]
             u = urlparse(url)
-            if u.scheme in ("http", "https", "ws", "wss", "ftp"):
-                if mode == "file" or (u.hostname or "") not in LOCAL_HOSTS:
-                    external.append(url)
-        elif method == "Network.loadingFailed" and not p.get("canceled"):
-            url = urls.get(p["requestId"], "")
-            if not url.endswith("/favicon.ico"):
-                errors.append(f"요청 실패 {url}: {p.get('errorText')}")
-        elif method == "Network.responseReceived" and p["response"]["status"] >= 400:
-            if not p["response"]["url"].endswith("/favicon.ico"):   # 아이콘 링크가 없는 쪽에서 브라우저가 스스로 찾는 것
-                errors.append(f"HTTP {p['response']['status']} {p['response']['url']}")
-        elif method == "Runtime.exceptionThrown":
-            d = p["exceptionDetails"]
-            errors.append(f"예외: {(d.get('exception') or {}).get('description') or d.get('text')}")
-        elif method == "Runtime.consoleAPICalled" and p.get("type") in ("error", "assert"):
-            errors.append("console.error: " + " ".join(str(a.get("value", a.get("description", ""))) for a in p.get("args", [])))
-        elif method == "Log.entryAdded" and p["entry"].get("level") == "error":
-            if not (p["entry"].get("url") or "").endswith("/favicon.ico"):
-                errors.append(f"로그 오류: {p['entry'].get('text')} {p['entry'].get('url', '')}")
-        elif method == "Page.javascriptDialogOpening":
-            errors.append(f"대화 상자: {p.get('message')}")
-    return external, list(dict.fromkeys(errors))
+            if u.scheme in ("http", "https", "ws", "wss", "ftp") and (mode == "file" or (u.hostname or "") not in LOCAL_HOSTS):
+                external.append(url)
+    errors = _problems(events)[0]
+    errors += [f"대화 상자: {ev['params'].get('message')}" for ev in events if ev["method"] == "Page.javascriptDialogOpening"]
+    return external, errors
 
 
 def screenshot(cdp, target: Path, clip: dict | None = None) -> Path:

@@ -23,6 +23,7 @@
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 import re
@@ -52,28 +53,13 @@ CHROME_FLAGS = [
 ]
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
+sys.path.insert(0, str(ROOT / "scripts"))
+import check_site  # noqa: E402  (scripts/ 는 패키지가 아니다)
+
 REPORT: dict = {"pages": {}, "external_ignored": set(), "font": {}, "search": {}, "screenshots": [], "math": {}}
 
 
-def _pages() -> list[str]:
-    """사이트의 모든 HTML 쪽(_static, _sources, _images 같은 '_' 폴더는 빼고)."""
-    if not SITE.is_dir():
-        return []
-    pages = []
-    for path in sorted(SITE.rglob("*.html")):
-        rel = path.relative_to(SITE)
-        if any(part.startswith("_") for part in rel.parts[:-1]):
-            continue
-        pages.append(rel.as_posix())
-    return pages
-
-
-PAGES = _pages()
-
-
-def _is_external(url: str) -> bool:
-    u = urlparse(url)
-    return u.scheme in ("http", "https", "ws", "wss") and (u.hostname or "") not in LOCAL_HOSTS
+PAGES = [p.relative_to(SITE).as_posix() for p in check_site.pages(SITE)] if SITE.is_dir() else []
 
 
 def _is_implicit_favicon(url: str) -> bool:
@@ -201,12 +187,18 @@ def _problems(events: list[dict]) -> tuple[list[str], set[str]]:
 
 # --- 준비물: 사이트 서버와 브라우저 --------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def base_url():
-    if not (SITE / "index.html").exists():
-        pytest.skip(f"{SITE}/index.html 이 없습니다. 먼저 'bash scripts/build-book.sh' 로 책을 빌드하세요.")
+def _chromium() -> str | None:
+    for name in ("chromium", "chromium-browser"):
+        if path := shutil.which(name):
+            return path
+    return "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
+
+
+@contextlib.contextmanager
+def local_server(directory: Path):
+    """``directory`` 를 127.0.0.1의 빈 포트에서 내보내는 http.server. 주소(끝에 /)를 내준다."""
     proc = subprocess.Popen(
-        [sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", str(SITE)],
+        [sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", str(directory)],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
     )
     try:
@@ -222,15 +214,9 @@ def base_url():
             proc.kill()
 
 
-def _chromium() -> str | None:
-    for name in ("chromium", "chromium-browser"):
-        if path := shutil.which(name):
-            return path
-    return "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
-
-
-@pytest.fixture(scope="module")
-def page(base_url):
+@contextlib.contextmanager
+def chromium_session(domains=("Page", "Runtime", "Log", "Network", "DOM")):
+    """헤드리스 Chromium을 새 프로필로 띄우고 첫 탭의 DevTools 연결(`CDP`)을 내준다. 끝나면 그 Chromium만 끈다."""
     pytest.importorskip("websocket", reason="websocket-client가 없습니다: pip install -r requirements-browser.txt")
     exe = _chromium()
     if exe is None:
@@ -250,10 +236,8 @@ def page(base_url):
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=10) as r:
             targets = [t for t in json.load(r) if t.get("type") == "page"]
         cdp = CDP(targets[0]["webSocketDebuggerUrl"])
-        for domain in ("Page", "Runtime", "Log", "Network", "DOM", "CSS"):
+        for domain in domains:
             cdp.send(f"{domain}.enable")
-        cdp.send("Emulation.setDeviceMetricsOverride", width=1280, height=900, deviceScaleFactor=1, mobile=False)
-        cdp.version = cdp.send("Browser.getVersion").get("product", "?")
         yield cdp
     finally:
         if cdp:
@@ -267,6 +251,22 @@ def page(base_url):
             except ProcessLookupError:
                 pass
         shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def base_url():
+    if not (SITE / "index.html").exists():
+        pytest.skip(f"{SITE}/index.html 이 없습니다. 먼저 'bash scripts/build-book.sh' 로 책을 빌드하세요.")
+    with local_server(SITE) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def page(base_url):
+    with chromium_session(("Page", "Runtime", "Log", "Network", "DOM", "CSS")) as cdp:
+        cdp.send("Emulation.setDeviceMetricsOverride", width=1280, height=900, deviceScaleFactor=1, mobile=False)
+        cdp.version = cdp.send("Browser.getVersion").get("product", "?")
+        yield cdp
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -482,9 +482,6 @@ def test_chapter_opens_with_its_title(page, base_url, name):
 
 def test_no_machine_path_on_any_page():
     """어느 쪽에도 빌드한 컴퓨터의 절대 경로가 없다(scripts/check_site.py의 검사)."""
-    sys.path.insert(0, str(ROOT / "scripts"))
-    import check_site
-
     assert PAGES, "빌드한 쪽이 없습니다"
     found = check_site.machine_paths(SITE)
     assert not found, f"기계 경로가 든 쪽: {found}"
