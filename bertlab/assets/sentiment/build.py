@@ -32,7 +32,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 SEED = 20240601
 INPUTS = ["handwritten.tsv", "reviews/movie.tsv", "reviews/product.tsv", "reviews/food.tsv",
-          "reviews/app.tsv", "reviews/place.tsv"]
+          "reviews/app.tsv", "reviews/place.tsv", "reviews/movie_hard.tsv", "reviews/product_hard.tsv",
+          "reviews/food_hard.tsv", "reviews/app_hard.tsv", "reviews/place_hard.tsv"]
 SPLITS = ("train", "validation", "test")
 FRACTIONS = {"train": 0.70, "validation": 0.15, "test": 0.15}
 NEAR = 0.75  # squash 꼴의 SequenceMatcher 유사도가 이 이상이면 '거의 같은 문장'
