@@ -18,6 +18,7 @@ import numpy as np
 from .. import data, senses
 from ..models import MINI_DIR
 from ..models import fill_mask as fill_mask_top
+from . import acceptance as acceptance_mod
 from . import corpus as corpus_mod
 from . import pretrain as pt
 from . import tokenizer as tok_mod
@@ -150,6 +151,7 @@ def evaluate_checkpoint(model_dir: Path, work: Path, max_len: int = 64) -> dict:
         "senses_particle": senses.separation_from_vectors(particle_vectors),
         "senses_p": {"eval": senses.sense_gap_p_values(vectors), "eval_particle": senses.sense_gap_p_values(particle_vectors)},
         "fill_mask": {s: fill_mask(mlm, tokenizer, s) for s in FILL_MASK_SENTENCES},
+        "acceptance": acceptance_summary(mlm, tokenizer),
         "tokenizer": {
             "vocab_size": len(tokenizer),
             "heldout_unk_rate": tok_stats["unk_rate"],
@@ -158,6 +160,13 @@ def evaluate_checkpoint(model_dir: Path, work: Path, max_len: int = 64) -> dict:
         },
         "size_mb": round(sum(p.stat().st_size for p in model_dir.iterdir() if p.suffix == ".safetensors") / 2**20, 2),
     }
+
+
+def acceptance_summary(mlm, tokenizer, k: int = 5) -> dict:
+    """일상 문장 fill-mask 수용 세트(`acceptance`)의 결과: 전체·주제별 상위 1개/k개와 문장마다의 예측·맞힌 순위."""
+    result = acceptance_mod.evaluate_acceptance(mlm, tokenizer, k=k)
+    result["items"] = [{key: item[key] for key in ("id", "predictions", "rank", "reachable")} for item in result["items"]]
+    return result
 
 
 def _sense_table(senses: dict[str, dict[str, float]], p_values: dict[str, float] | None) -> list[str]:
@@ -290,6 +299,16 @@ def write_model_card(model_dir: Path, work: Path, metrics: dict) -> Path:
     lines += ["", "### fill-mask 상위 5개", ""]
     for s, toks in metrics["fill_mask"].items():
         lines.append(f"- `{s}` → {', '.join(toks)}")
+    acc = metrics.get("acceptance")
+    if acc:
+        lines += ["", "### 일상 문장 빈칸 채우기 (수용 세트)", "",
+                  f"학습에 쓰지 않은 일상 문장 {acc['rows']}개(`bertlab/assets/text/fillmask_acceptance_ko.tsv`, 다시 학습하기 전에 씀)에서 "
+                  "어절 하나를 통째로 [MASK]로 가리고, 상위 예측이 받아들이는 어절(또는 그 어절의 첫 조각 + 조사)인지 셉니다"
+                  "(채점 규칙은 `bertlab/minibert/acceptance.py`). "
+                  f"상위 1개 {_pct(acc['top1'])}, 상위 {acc['k']}개 {_pct(acc['topk'])}, 답이 토큰 하나로 닿는 문장 {_pct(acc['reachable'])}.",
+                  "", f"| 주제 | 문장 | 상위 1개 | 상위 {acc['k']}개 |", "|---|---:|---:|---:|"]
+        for topic, r in acc["by_topic"].items():
+            lines.append(f"| {topic} | {r['rows']} | {_pct(r['top1'])} | {_pct(r['topk'])} |")
     if probes:
         lines += ["", "## 탐색 기록", "", "| 실험 | 설정 | 스텝 | 시간 | 결과 |", "|---|---|---:|---|---|"]
         for p in probes:
