@@ -59,9 +59,9 @@ jobs.forEach((job, index) => {
       }
       const masks = [];
       ids.forEach((id, i) => { if (id === tok.maskId) masks.push(i); });
-      res.fill = model.fillMask(out.hidden[out.hidden.length - 1], masks, 5).map(f => ({
+      res.fill = model.fillMask(out.hidden[out.hidden.length - 1], masks, 5, tok.continuationMask()).map(f => ({
         position: f.position, ids: f.top.map(x => x.id), tokens: f.top.map(x => tok.vocab[x.id]),
-        probs: f.top.map(x => x.prob), logits: f.top.map(x => x.logit),
+        probs: f.top.map(x => x.prob), logits: f.top.map(x => x.logit), cont_mass: f.contMass,
       }));
     } catch (err) {
       res.error = err.message;

@@ -254,7 +254,9 @@ def _top(logits: np.ndarray, k: int = 5) -> list[int]:
 
 def test_fill_mask_matches_python(hf, corpus, py_results, js_results):
     tok, _ = hf
-    n_masks, exact, ties, overlaps, worst_logit = 0, 0, [], [], 0.0
+    vocab = tok.convert_ids_to_tokens(list(range(len(tok))))
+    cont = np.array([t.startswith("##") and len(t) > 2 for t in vocab])   # 실습실이 '## 조각에 간 확률'로 더하는 토큰
+    n_masks, exact, ties, overlaps, worst_logit, worst_cont = 0, 0, [], [], 0.0, 0.0
     for t in corpus["masked"] + [o for o in ODD if MASK in o]:
         py, js = py_results[t], js_results[t]
         positions = sorted(py["mask_logits"])
@@ -267,6 +269,8 @@ def test_fill_mask_matches_python(hf, corpus, py_results, js_results):
             overlaps.append(len(set(want) & set(got)))
             worst_logit = max(worst_logit, float(np.abs(np.array(f["logits"]) - logits[got]).max()))
             np.testing.assert_allclose(np.array(f["probs"]).sum() <= 1 + 1e-6, True)
+            probs = np.exp(logits - logits.max())
+            worst_cont = max(worst_cont, abs(f["cont_mass"] - float(probs[cont].sum() / probs.sum())))
             if got[0] == want[0]:
                 exact += 1
             else:
@@ -274,10 +278,12 @@ def test_fill_mask_matches_python(hf, corpus, py_results, js_results):
                 ties.append((t, tok.convert_ids_to_tokens(want[:2]), float(logits[want[0]] - logits[want[1]])))
                 assert got[0] in tied, f"{t!r}: 1위가 다릅니다: 파이썬 {tok.convert_ids_to_tokens(want)}, JS {f['tokens']}"
     print(f"\n[MASK] {n_masks}개: 1위 일치 {exact}개, 동점이라 허용 {len(ties)}개 {ties}; "
-          f"상위 5개 겹침 최소 {min(overlaps)}, 평균 {np.mean(overlaps):.2f}; 점수 최대 오차 {worst_logit:.3f}")
+          f"상위 5개 겹침 최소 {min(overlaps)}, 평균 {np.mean(overlaps):.2f}; 점수 최대 오차 {worst_logit:.3f}; "
+          f"## 조각 확률 합의 최대 오차 {worst_cont:.4f}")
     assert n_masks >= 50
     assert min(overlaps) >= 4
     assert worst_logit <= LOGIT_TOL
+    assert worst_cont <= 0.01
 
 
 def test_contextual_similarity_matches_python(hf, assets, js_results, py_results):

@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 from urllib.parse import quote, urlparse
 
+import numpy as np
 import pytest
 
 from test_site import LOCAL_HOSTS, SHOTS, SITE, _problems, chromium_session, local_server  # 같은 폴더의 브라우저 도우미를 그대로 쓴다
@@ -67,10 +68,12 @@ def python_ref():
     tok = transformers.AutoTokenizer.from_pretrained(MODEL_DIR)
     model = transformers.BertForPreTraining.from_pretrained(MODEL_DIR, attn_implementation="eager").eval()
 
+    cont = torch.tensor([t.startswith("##") and len(t) > 2 for t in tok.convert_ids_to_tokens(list(range(len(tok))))])
+
     def ref(text: str) -> dict:
         enc = tok(text, return_tensors="pt")
         ids = enc["input_ids"][0].tolist()
-        out = {"input_ids": ids, "tokens": tok.convert_ids_to_tokens(ids), "fill": [], "score": []}
+        out = {"input_ids": ids, "tokens": tok.convert_ids_to_tokens(ids), "fill": [], "score": [], "cont": []}
         if len(ids) > model.config.max_position_embeddings:
             return out
         with torch.no_grad():
@@ -81,6 +84,7 @@ def python_ref():
             out["fill"].append(tok.convert_ids_to_tokens(top.indices.tolist()))
             best = logits.topk(50)   # 자바스크립트의 후보가 파이썬에서 몇 점인지 보려고
             out["score"].append(dict(zip(tok.convert_ids_to_tokens(best.indices.tolist()), best.values.tolist())))
+            out["cont"].append(float(logits.softmax(-1)[cont].sum()))   # ## 조각에 간 확률의 합
         return out
 
     ref.max_length = model.config.max_position_embeddings
@@ -215,6 +219,9 @@ def test_lab_matches_python(browser, http_base, python_ref, mode):
     assert got["input_ids"] == want["input_ids"]
     assert got["tokens"] == want["tokens"]
     assert_same_fill(got["fill"], want)
+    np.testing.assert_allclose(got["fill_cont"], want["cont"], atol=0.01)
+    shown = browser.evaluate("document.querySelector('#lab-fill-figure svg').getAttribute('aria-label')")
+    assert "## 조각(앞말에 붙는 조각)에 간 확률" in shown, shown
     assert got["ms"] > 0
     assert not external, f"다른 호스트로 간 요청: {external}"
     assert not errors, errors

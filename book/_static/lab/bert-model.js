@@ -331,15 +331,20 @@
     return linear(z, 1, H, dec, t["cls.predictions.bias"], V, new Float32Array(V));
   };
 
-  /* 위치마다 상위 k개 {id, prob, logit}. 확률은 어휘 전체에 대한 소프트맥스. */
-  BertModel.prototype.fillMask = function (lastHidden, positions, k) {
+  /* 위치마다 상위 k개 {id, prob, logit}. 확률은 어휘 전체에 대한 소프트맥스.
+   * cont(어휘 크기의 0/1 표, 토크나이저의 continuationMask)를 주면 ## 조각에 간 확률의 합 contMass도 낸다. */
+  BertModel.prototype.fillMask = function (lastHidden, positions, k, cont) {
     k = k || 5;
     var self = this;
     return positions.map(function (p) {
       var logits = self.mlmLogits(lastHidden, p), max = -Infinity, i;
       for (i = 0; i < logits.length; i++) if (logits[i] > max) max = logits[i];
-      var sum = 0;
-      for (i = 0; i < logits.length; i++) sum += Math.exp(logits[i] - max);
+      var sum = 0, contSum = 0, e;
+      for (i = 0; i < logits.length; i++) {
+        e = Math.exp(logits[i] - max);
+        sum += e;
+        if (cont && cont[i]) contSum += e;
+      }
       var top = [];                                        // 작은 삽입 정렬로 상위 k개
       for (i = 0; i < logits.length; i++) {
         if (top.length < k || logits[i] > logits[top[top.length - 1]]) {
@@ -349,10 +354,12 @@
           if (top.length > k) top.pop();
         }
       }
-      return {
+      var res = {
         position: p,
         top: top.map(function (id) { return { id: id, logit: logits[id], prob: Math.exp(logits[id] - max) / sum }; })
       };
+      if (cont) res.contMass = contSum / sum;
+      return res;
     });
   };
 

@@ -146,6 +146,14 @@
   BertTokenizer.prototype.isContinuation = function (token) {
     return token.length > this.prefix.length && token.startsWith(this.prefix);
   };
+  /* 어휘 크기의 0/1 표: id가 ## 조각(앞 조각에 이어지는 조각)이면 1. 한 번 만들어 둔다. */
+  BertTokenizer.prototype.continuationMask = function () {
+    if (!this._cont) {
+      this._cont = new Uint8Array(this.vocab.length);
+      for (var i = 0; i < this.vocab.length; i++) this._cont[i] = this.isContinuation(this.vocab[i]) ? 1 : 0;
+    }
+    return this._cont;
+  };
 
   var api = { BertTokenizer: BertTokenizer };
   root.BertLab = root.BertLab || {};

@@ -405,7 +405,7 @@
     var labelW = 0;
     r.fill.forEach(function (f) { f.top.forEach(function (t) { labelW = Math.max(labelW, textWidth(shorten(lab.tok.vocab[t.id], 12), font)); }); });
     labelW = Math.ceil(labelW) + 12;
-    var barMax = Math.max(80, Math.min(360, width - labelW - 70)), rowH = 22, blockH = 28 + 5 * rowH + 10;
+    var barMax = Math.max(80, Math.min(360, width - labelW - 70)), rowH = 22, top0 = 46, blockH = top0 + 5 * rowH + 10;
     var W = labelW + barMax + 64, H = r.fill.length * blockH + 6;
     var root = svg("svg", { xmlns: SVG_NS, width: W, height: H, viewBox: "0 0 " + W + " " + H, "font-family": FONT, role: "img", class: "lab-svg" });
     var spoken = [];
@@ -415,9 +415,12 @@
       var y = m * blockH + 4, orig = lab.masked.has(f.position) ? " · 원래 토큰: " + r.origTokens[f.position] : "";
       root.appendChild(svg("text", { x: 4, y: y + 16, "font-size": 14, "font-weight": "bold", fill: th.fg,
                                      text: "[MASK] " + (m + 1) + " (토큰 " + f.position + ")" + orig }));
+      // 모델은 [MASK]가 단어의 첫머리인지 이어지는 조각인지 모른다: 확률이 두 쪽에 어떻게 나뉘었는지 함께 보인다
+      var contNote = "## 조각(앞말에 붙는 조각)에 간 확률 " + pct(f.contMass) + ", 단어 첫 조각에 " + pct(1 - f.contMass);
+      root.appendChild(svg("text", { x: 4, y: y + 34, "font-size": 12, fill: th.muted, text: contNote }));
       var parts = [];
       f.top.forEach(function (t, k) {
-        var ty = y + 28 + k * rowH, token = lab.tok.vocab[t.id], bw = Math.max(1, t.prob * barMax);
+        var ty = y + top0 + k * rowH, token = lab.tok.vocab[t.id], bw = Math.max(1, t.prob * barMax);
         root.appendChild(svg("text", { x: labelW - 8, y: ty + 15, "text-anchor": "end", "font-size": font, fill: th.fg, text: shorten(token, 12) }));
         root.appendChild(svg("rect", { x: labelW, y: ty + 3, width: barMax, height: rowH - 6, fill: th.grid }));
         root.appendChild(svg("rect", { x: labelW, y: ty + 3, width: bw, height: rowH - 6, fill: k === 0 ? th.accent : th.bar,
@@ -425,7 +428,7 @@
         root.appendChild(svg("text", { x: labelW + barMax + 6, y: ty + 15, "font-size": 12, fill: th.muted, text: pct(t.prob) }));
         parts.push(token + " " + pct(t.prob));
       });
-      spoken.push("[MASK] " + (m + 1) + ": " + parts.join(", "));
+      spoken.push("[MASK] " + (m + 1) + ": " + parts.join(", ") + " (" + contNote + ")");
     });
     root.setAttribute("aria-label", spoken.join(". "));
     box.appendChild(root);
@@ -653,10 +656,11 @@
       r.out = lab.model.forward(ids);
       var masks = [];
       ids.forEach(function (id, i) { if (id === lab.tok.maskId) masks.push(i); });
-      r.fill = lab.model.fillMask(r.out.hidden[r.out.hidden.length - 1], masks, 5);
+      r.fill = lab.model.fillMask(r.out.hidden[r.out.hidden.length - 1], masks, 5, lab.tok.continuationMask());
       result.ms = now() - f0;
       result.fill = r.fill.map(function (f) { return f.top.map(function (t) { return lab.tok.vocab[t.id]; }); });
       result.fill_probs = r.fill.map(function (f) { return f.top.map(function (t) { return t.prob; }); });
+      result.fill_cont = r.fill.map(function (f) { return f.contMass; });
     }
     render();
     result.similarity = (r.similarity || []).map(function (s) { return { a: s.a, b: s.b, cosine: s.values }; });
