@@ -163,6 +163,45 @@ def test_whole_word_masking(work):
     assert 0.7 < masked < 0.9  # 80/10/10은 조각마다
 
 
+def test_collapse_words(work):
+    """여러 조각짜리 단어가 [MASK] 하나로 줄고, 배치의 그 자리 정답은 단어의 첫 조각이다. 나머지 토큰은 그대로다."""
+    from transformers import AutoTokenizer
+
+    tok = AutoTokenizer.from_pretrained(work / "tokenizer")
+    cont = P.continuation_ids(tok)
+    enc = P.encode_documents(tok, D.read_documents(work / "corpus" / "train.txt"))
+    pairs = P.make_pairs(enc, 48, random.Random(0))[:128]
+    new, found = P.collapse_words(pairs, cont, torch.Generator().manual_seed(0), 0.5, tok.mask_token_id)
+    assert len(new) == len(pairs) == len(found) and sum(map(len, found)) > 20   # 실제로 줄인 단어가 있다
+    for (a, b, label), (a2, b2, label2), hits in zip(pairs, new, found):
+        assert label2 == label
+        where = {(seg_index, pos): target for seg_index, pos, target in hits}
+        for seg_index, (old, short) in enumerate(((a, a2), (b, b2))):
+            rebuilt = []   # [MASK] 자리를 원래 단어(첫 조각 + 뒤따르는 ## 조각)로 되돌리면 원래 문장이 된다
+            for pos, t in enumerate(short):
+                if (seg_index, pos) in where:
+                    assert t == tok.mask_token_id
+                    first = len(rebuilt)
+                    assert old[first] == where[seg_index, pos] and cont[old[first + 1]]
+                    rebuilt.append(old[first])
+                    while len(rebuilt) < len(old) and cont[old[len(rebuilt)]]:
+                        rebuilt.append(old[len(rebuilt)])
+                else:
+                    rebuilt.append(t)
+            assert rebuilt == old
+    batch = P.collate(new, tok)
+    inputs, labels = P.mask_tokens(batch["input_ids"], tok, torch.Generator().manual_seed(1))
+    before = labels.clone()
+    P.label_collapsed(labels, new, found)
+    placed = labels != before
+    assert int(placed.sum()) == sum(map(len, found))                              # 줄인 자리마다 정답 하나
+    assert (batch["input_ids"][placed] == tok.mask_token_id).all()                 # 그 자리는 [MASK]이고
+    assert sorted(labels[placed].tolist()) == sorted(t for hits in found for _, _, t in hits)  # 정답은 첫 조각
+    # 확률 0이면 아무것도 바꾸지 않는다
+    same, none = P.collapse_words(pairs, cont, torch.Generator().manual_seed(0), 0.0, tok.mask_token_id)
+    assert same == pairs and not any(none)
+
+
 def test_train_resume_export_load(work, tmp_path):
     from transformers import BertForMaskedLM, BertModel
 

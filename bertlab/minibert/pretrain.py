@@ -59,6 +59,7 @@ class TrainSettings:
     save_every: int = 250
     threads: int = 2  # 번들 모델은 쉬는 2코어 CPU에서 2스레드로 학습했다. 코어를 다른 작업과 나눠 쓸 때는 1스레드가 빨랐다(탐색 기록)
     whole_word: bool = False  # 통단어 마스킹(단어의 ## 조각까지 함께 고름). run7은 False
+    collapse_words: float = 0.0  # 조각이 둘 이상인 단어를 이 확률로 [MASK] 하나로 줄임(`collapse_words`). run7은 0
     bf16: bool = False  # 이 CPU(bf16 연산 장치 없음)에서는 bf16 autocast가 fp32보다 35배 느렸다
 
 
@@ -186,6 +187,46 @@ def mask_tokens(
     return inputs, labels
 
 
+def collapse_words(pairs, continuation: torch.Tensor, generator: torch.Generator, prob: float, mask_id: int):
+    """단어를 통째로 [MASK] 하나로: 조각이 둘 이상인 단어(첫 조각 + ## 조각들)를 `prob`의 확률로 [MASK] 토큰 하나로 줄이고,
+    그 자리의 정답을 단어의 첫 조각으로 둡니다.
+
+    독자는 빈칸에 어절 하나를 가리는 [MASK]를 하나만 씁니다(fill-mask, 실습실, 수용 세트). 조각 단위로만 가려 학습한 모델은
+    [MASK] 하나를 조각 하나로 읽으므로, 이런 입력도 사전학습에서 보게 하려는 것입니다. 돌려주는 값: 새 쌍들과, 쌍마다
+    ``(문장 A=0·B=1, 그 문장 안의 위치, 정답 id)`` 목록.
+    """
+    out, targets = [], []
+    for a, b, label in pairs:
+        segments, found = [], []
+        for seg_index, seg in enumerate((a, b)):
+            words: list[list[int]] = []
+            for tok in seg:
+                if words and bool(continuation[tok]):
+                    words[-1].append(tok)
+                else:
+                    words.append([tok])
+            draws = torch.rand(len(words), generator=generator).tolist()
+            new: list[int] = []
+            for word, r in zip(words, draws):
+                if len(word) >= 2 and not bool(continuation[word[0]]) and r < prob:
+                    found.append((seg_index, len(new), word[0]))
+                    new.append(mask_id)
+                else:
+                    new.extend(word)
+            segments.append(new)
+        out.append((segments[0], segments[1], label))
+        targets.append(found)
+    return out, targets
+
+
+def label_collapsed(labels: torch.Tensor, pairs, found) -> None:
+    """`collapse_words`가 줄인 자리의 정답(첫 조각)을 `collate`한 배치의 labels에 적습니다([CLS] A [SEP] B [SEP] 순서).
+    그 자리의 [MASK]는 특수 토큰이어서 `mask_tokens`가 고르지 않으므로, 정답은 여기서만 생깁니다."""
+    for row, hits in enumerate(found):
+        for seg_index, pos, target in hits:
+            labels[row, 1 + pos if seg_index == 0 else 2 + len(pairs[row][0]) + pos] = target
+
+
 def continuation_ids(tokenizer) -> torch.Tensor:
     """어휘 id마다 WordPiece 이어 붙는 조각('##'로 시작)인지: 통단어 마스킹(`mask_tokens`)에 씁니다."""
     tokens = tokenizer.convert_ids_to_tokens(list(range(len(tokenizer))))
@@ -292,6 +333,7 @@ def train(work: Path, settings: TrainSettings, size: ModelSize, log=print) -> Pa
     eval_batches = make_eval_batches(enc_held, tokenizer, settings.max_len)
     sense_rows = data.read_senses("eval")
     continuation = continuation_ids(tokenizer) if settings.whole_word else None
+    cont_table = continuation_ids(tokenizer) if settings.collapse_words > 0 else None
 
     model = new_model(len(tokenizer), size, settings.seed)
     no_decay = ("bias", "LayerNorm.weight")
@@ -326,8 +368,14 @@ def train(work: Path, settings: TrainSettings, size: ModelSize, log=print) -> Pa
             if step >= settings.steps:
                 break
             g.manual_seed(settings.seed * 10_000_019 + step)
-            batch = collate(pairs[bi * settings.batch_size : (bi + 1) * settings.batch_size], tokenizer)
+            batch_pairs = pairs[bi * settings.batch_size : (bi + 1) * settings.batch_size]
+            collapsed = None
+            if cont_table is not None:
+                batch_pairs, collapsed = collapse_words(batch_pairs, cont_table, g, settings.collapse_words, tokenizer.mask_token_id)
+            batch = collate(batch_pairs, tokenizer)
             inputs, labels = mask_tokens(batch["input_ids"], tokenizer, g, continuation=continuation)
+            if collapsed:
+                label_collapsed(labels, batch_pairs, collapsed)
             for group in opt.param_groups:
                 group["lr"] = lr_at(step, settings)
             loss, mlm_loss, nsp_loss, _, _ = pretraining_loss(
