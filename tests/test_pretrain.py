@@ -11,6 +11,7 @@ import torch
 from bertlab import data as D
 from bertlab import senses as S
 from bertlab.minibert import corpus as C
+from bertlab.minibert import examples as E
 from bertlab.minibert import pretrain as P
 from bertlab.minibert import tokenizer as T
 
@@ -121,14 +122,14 @@ def test_pairs_and_masking(work):
     #  조금 높다: 번들 모델의 말뭉치에서 56 %. 모델 카드에 적혀 있다.)
     rng = random.Random(1)
     docs = [[[rng.randrange(5, 900) for _ in range(5)] for _ in range(6)] for _ in range(300)]
-    labels = [lab for *_, lab in P.make_pairs(docs, 48, random.Random(0))]
+    labels = [lab for *_, lab in E.make_pairs(docs, 48, random.Random(0))]
     assert 0.42 < sum(labels) / len(labels) < 0.58
-    enc = P.encode_documents(tok, D.read_documents(work / "corpus" / "train.txt"))
-    pairs = P.make_pairs(enc, 48, random.Random(0))
+    enc = E.encode_documents(tok, D.read_documents(work / "corpus" / "train.txt"))
+    pairs = E.make_pairs(enc, 48, random.Random(0))
     assert all(len(a) + len(b) <= 45 and a and b for a, b, _ in pairs)
-    batch = P.collate(pairs[:256], tok)
+    batch = E.collate(pairs[:256], tok)
     g = torch.Generator().manual_seed(0)
-    inputs, labels_ = P.mask_tokens(batch["input_ids"], tok, g)
+    inputs, labels_ = E.mask_tokens(batch["input_ids"], tok, g)
     sel = labels_ != -100
     special = torch.isin(batch["input_ids"], torch.tensor(tok.all_special_ids))
     assert not (sel & special).any()
@@ -137,7 +138,7 @@ def test_pairs_and_masking(work):
     masked = (inputs[sel] == tok.mask_token_id).float().mean()
     kept = (inputs[sel] == batch["input_ids"][sel]).float().mean()
     assert 0.7 < masked < 0.9 and 0.05 < kept < 0.2  # 80/10/10
-    inputs2, labels2 = P.mask_tokens(batch["input_ids"], tok, torch.Generator().manual_seed(0), all_mask=True)
+    inputs2, labels2 = E.mask_tokens(batch["input_ids"], tok, torch.Generator().manual_seed(0), all_mask=True)
     assert (inputs2[labels2 != -100] == tok.mask_token_id).all()  # 평가: 선택한 위치는 모두 [MASK]
 
 
@@ -145,12 +146,12 @@ def test_whole_word_masking(work):
     from transformers import AutoTokenizer
 
     tok = AutoTokenizer.from_pretrained(work / "tokenizer")
-    cont = P.continuation_ids(tok)
+    cont = E.continuation_ids(tok)
     assert cont.shape == (len(tok),) and cont.any() and not cont[tok.all_special_ids].any()
-    enc = P.encode_documents(tok, D.read_documents(work / "corpus" / "train.txt"))
-    batch = P.collate(P.make_pairs(enc, 48, random.Random(0))[:256], tok)
+    enc = E.encode_documents(tok, D.read_documents(work / "corpus" / "train.txt"))
+    batch = E.collate(E.make_pairs(enc, 48, random.Random(0))[:256], tok)
     ids = batch["input_ids"]
-    inputs, labels = P.mask_tokens(ids, tok, torch.Generator().manual_seed(0), continuation=cont)
+    inputs, labels = E.mask_tokens(ids, tok, torch.Generator().manual_seed(0), continuation=cont)
     sel = labels != -100
     special = torch.isin(ids, torch.tensor(tok.all_special_ids))
     assert not (sel & special).any() and (sel.sum(1) > 0).all()
@@ -168,10 +169,10 @@ def test_collapse_words(work):
     from transformers import AutoTokenizer
 
     tok = AutoTokenizer.from_pretrained(work / "tokenizer")
-    cont = P.continuation_ids(tok)
-    enc = P.encode_documents(tok, D.read_documents(work / "corpus" / "train.txt"))
-    pairs = P.make_pairs(enc, 48, random.Random(0))[:128]
-    new, found = P.collapse_words(pairs, cont, torch.Generator().manual_seed(0), 0.5, tok.mask_token_id)
+    cont = E.continuation_ids(tok)
+    enc = E.encode_documents(tok, D.read_documents(work / "corpus" / "train.txt"))
+    pairs = E.make_pairs(enc, 48, random.Random(0))[:128]
+    new, found = E.collapse_words(pairs, cont, torch.Generator().manual_seed(0), 0.5, tok.mask_token_id)
     assert len(new) == len(pairs) == len(found) and sum(map(len, found)) > 20   # 실제로 줄인 단어가 있다
     for (a, b, label), (a2, b2, label2), hits in zip(pairs, new, found):
         assert label2 == label
@@ -189,16 +190,16 @@ def test_collapse_words(work):
                 else:
                     rebuilt.append(t)
             assert rebuilt == old
-    batch = P.collate(new, tok)
-    inputs, labels = P.mask_tokens(batch["input_ids"], tok, torch.Generator().manual_seed(1))
+    batch = E.collate(new, tok)
+    inputs, labels = E.mask_tokens(batch["input_ids"], tok, torch.Generator().manual_seed(1))
     before = labels.clone()
-    P.label_collapsed(labels, new, found)
+    E.label_collapsed(labels, new, found)
     placed = labels != before
     assert int(placed.sum()) == sum(map(len, found))                              # 줄인 자리마다 정답 하나
     assert (batch["input_ids"][placed] == tok.mask_token_id).all()                 # 그 자리는 [MASK]이고
     assert sorted(labels[placed].tolist()) == sorted(t for hits in found for _, _, t in hits)  # 정답은 첫 조각
     # 확률 0이면 아무것도 바꾸지 않는다
-    same, none = P.collapse_words(pairs, cont, torch.Generator().manual_seed(0), 0.0, tok.mask_token_id)
+    same, none = E.collapse_words(pairs, cont, torch.Generator().manual_seed(0), 0.0, tok.mask_token_id)
     assert same == pairs and not any(none)
 
 

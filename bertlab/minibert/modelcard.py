@@ -20,6 +20,7 @@ from ..models import MINI_DIR
 from ..models import fill_mask as fill_mask_top
 from . import acceptance as acceptance_mod
 from . import corpus as corpus_mod
+from . import examples as ex
 from . import pretrain as pt
 from . import tokenizer as tok_mod
 
@@ -111,7 +112,7 @@ def evaluate_checkpoint(model_dir: Path, work: Path, max_len: int = 64) -> dict:
     model = BertForPreTraining.from_pretrained(model_dir).eval()
     train_docs = data.read_documents(work / "corpus" / "train.txt")
     held_docs = data.read_documents(work / "corpus" / "heldout.txt")
-    freq = Counter(t for d in pt.encode_documents(tokenizer, train_docs) for s in d for t in s)
+    freq = Counter(t for d in ex.encode_documents(tokenizer, train_docs) for s in d for t in s)
     most_frequent_id = freq.most_common(1)[0][0]
     everyday = set(s for d in data.read_documents(data.TEXT_DIR / "everyday_ko.txt") for s in d)
     everyday_v2 = set(s for path in corpus_mod.everyday_v2_files() for d in data.read_documents(path) for s in d)
@@ -125,7 +126,7 @@ def evaluate_checkpoint(model_dir: Path, work: Path, max_len: int = 64) -> dict:
         groups["everyday_v2"] = [d for d in held_docs if d[0] in everyday_v2]
     heldout = {}
     for name, docs in groups.items():
-        batches = pt.make_eval_batches(pt.encode_documents(tokenizer, docs), tokenizer, max_len)
+        batches = pt.make_eval_batches(ex.encode_documents(tokenizer, docs), tokenizer, max_len)
         heldout[name] = pt.evaluate(model, batches, most_frequent_id)
         heldout[name]["documents"] = len(docs)
     sense_rows = data.read_senses("eval")
@@ -139,7 +140,7 @@ def evaluate_checkpoint(model_dir: Path, work: Path, max_len: int = 64) -> dict:
     particle_vectors = senses.sense_vectors(model.bert, tokenizer, data.read_senses("eval_particle"))
     mlm = BertForMaskedLM.from_pretrained(model_dir).eval()
     tok_stats = tok_mod.unk_rate(tokenizer, [s for d in held_docs for s in d])
-    pairs = pt.make_pairs(pt.encode_documents(tokenizer, train_docs), max_len, random.Random(0))
+    pairs = ex.make_pairs(ex.encode_documents(tokenizer, train_docs), max_len, random.Random(0))
     nsp_random_share = sum(label for *_, label in pairs) / len(pairs)
     return {
         "most_frequent_token": tokenizer.convert_ids_to_tokens(most_frequent_id),
