@@ -139,20 +139,21 @@ def collapse_words(pairs, continuation: torch.Tensor, generator: torch.Generator
     [MASK] 하나를 조각 하나로 읽으므로, 이런 입력도 사전학습에서 보게 하려는 것입니다. 돌려주는 값: 새 쌍들과, 쌍마다
     ``(문장 A=0·B=1, 그 문장 안의 위치, 정답 id)`` 목록.
     """
+    is_cont = continuation.tolist()  # 토큰마다 텐서를 색인하지 않도록 한 번만 목록으로
     out, targets = [], []
     for a, b, label in pairs:
         segments, found = [], []
         for seg_index, seg in enumerate((a, b)):
             words: list[list[int]] = []
             for tok in seg:
-                if words and bool(continuation[tok]):
+                if words and is_cont[tok]:
                     words[-1].append(tok)
                 else:
                     words.append([tok])
             draws = torch.rand(len(words), generator=generator).tolist()
             new: list[int] = []
             for word, r in zip(words, draws):
-                if len(word) >= 2 and not bool(continuation[word[0]]) and r < prob:
+                if len(word) >= 2 and not is_cont[word[0]] and r < prob:
                     found.append((seg_index, len(new), word[0]))
                     new.append(mask_id)
                 else:

@@ -163,8 +163,8 @@ def train(work: Path, settings: TrainSettings, size: ModelSize, log=print) -> Pa
     most_frequent_id = freq.most_common(1)[0][0]
     eval_batches = make_eval_batches(enc_held, tokenizer, settings.max_len)
     sense_rows = data.read_senses("eval")
-    continuation = continuation_ids(tokenizer) if settings.whole_word else None
-    cont_table = continuation_ids(tokenizer) if settings.collapse_words > 0 else None
+    cont_table = continuation_ids(tokenizer) if settings.whole_word or settings.collapse_words > 0 else None
+    continuation = cont_table if settings.whole_word else None
 
     model = new_model(len(tokenizer), size, settings.seed)
     no_decay = ("bias", "LayerNorm.weight")
@@ -201,7 +201,7 @@ def train(work: Path, settings: TrainSettings, size: ModelSize, log=print) -> Pa
             g.manual_seed(settings.seed * 10_000_019 + step)
             batch_pairs = pairs[bi * settings.batch_size : (bi + 1) * settings.batch_size]
             collapsed = None
-            if cont_table is not None:
+            if settings.collapse_words > 0:
                 batch_pairs, collapsed = collapse_words(batch_pairs, cont_table, g, settings.collapse_words, tokenizer.mask_token_id)
             batch = collate(batch_pairs, tokenizer)
             inputs, labels = mask_tokens(batch["input_ids"], tokenizer, g, continuation=continuation)
