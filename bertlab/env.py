@@ -61,6 +61,24 @@ def register_korean_font() -> str:
     return font_manager.FontProperties(fname=str(path)).get_name()
 
 
+def inline_figures() -> bool:
+    """Jupyter 커널 안이면 그림을 셀 출력으로 내보내는 inline 백엔드를 씁니다. 바꿨으면 True.
+
+    서버와 CI 이미지는 흔히 `MPLBACKEND=Agg`를 정해 두는데, 커널이 그 값을 물려받으면 `plt.show()`가 아무것도 내보내지
+    않아 책과 노트북에서 그림이 조용히 사라집니다. 커널 밖(보통 파이썬, pytest)에서는 아무것도 바꾸지 않습니다.
+    """
+    ip = sys.modules.get("IPython")
+    ip = ip.get_ipython() if ip is not None and hasattr(ip, "get_ipython") else None
+    if ip is None or not hasattr(ip, "kernel"):
+        return False
+    import matplotlib
+
+    if matplotlib.get_backend().lower() != "agg":
+        return False
+    ip.run_line_magic("matplotlib", "inline")
+    return True
+
+
 def seed_everything(seed: int = 0) -> None:
     """random, numpy, torch의 시드를 고정하고 결정적 연산을 켭니다."""
     import numpy as np
@@ -94,6 +112,7 @@ def setup(seed: int = 0, quiet: bool = False) -> None:
     # ipywidgets가 없는 노트북에서 transformers가 tqdm.auto를 불러올 때 나는 경고(출력만 어지럽힘)
     warnings.filterwarnings("ignore", message="IProgress not found")
     seed_everything(seed)
+    inline_figures()  # 글꼴과 rcParams보다 먼저: inline 백엔드는 켜질 때 자기 rcParams를 정한다
 
     import matplotlib as mpl
     import pandas as pd

@@ -3,8 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-# MPLBACKEND는 정하지 않는다: Agg로 두면 노트북의 그림이 출력에 남지 않는다
-export BERTLAB_MODEL=${BERTLAB_MODEL:-mini} TOKENIZERS_PARALLELISM=false
+# 서버처럼 MPLBACKEND=Agg여도 그림이 남는다: bl.setup()이 커널 안에서는 inline 백엔드를 켜고, check_site.py가 그림 셀을 확인한다
+export BERTLAB_MODEL=${BERTLAB_MODEL:-mini} TOKENIZERS_PARALLELISM=false MPLBACKEND=${MPLBACKEND:-Agg}
 if [ "${BERTLAB_MODEL}" = mini ]; then export HF_HUB_OFFLINE=1; fi
 .venv/bin/jupyter-book build . -W -n --keep-going
 # 빌드한 사이트에 기계 경로나 다른 호스트에서 불러오는 파일이 있으면 실패한다

@@ -6,6 +6,9 @@
 - **외부 요청**: 어느 쪽도 다른 호스트에서 스크립트·스타일·글꼴·그림·iframe을 불러오지 않아야 합니다
   (`<script src>`, `<link rel=stylesheet|preload|icon>`, `<img src>`, `<iframe src>`, `<source src>`, CSS의 `url(...)`).
   다른 호스트로 가는 *링크*(`<a href>`, Colab·저장소 버튼)는 요청이 아니므로 괜찮습니다.
+- **사라진 그림**: 그림을 그리는 셀(`plt.show()`, `plt.subplots`, `bl.viz`의 그림 함수, `.plot(`)이 실행 결과에 그림
+  (image/png·svg)을 남겨야 합니다. `MPLBACKEND=Agg`인 환경에서 커널이 그림을 내보내지 않으면 빌드는 성공해도 그림만
+  조용히 빠지는데, 이 검사가 그것을 잡습니다(`_build/jupyter_execute`의 실행한 노트북을 읽음).
 
 `bash scripts/build-book.sh`가 빌드 끝에 부르고, 브라우저 시험(`tests/browser/`)도 같은 함수를 씁니다.
 문제가 있으면 쪽과 내용을 적고 0이 아닌 코드로 끝납니다.
@@ -102,6 +105,26 @@ def external_requests(site: Path) -> dict[str, list[str]]:
     return found
 
 
+_DRAWS = re.compile(r"plt\.show\(|plt\.subplots\(|\bbl\.viz\.(heatmap|head_grid|layer_lines|stat_maps)\(|\.plot\(")
+
+
+def missing_figures(executed: Path) -> dict[str, list[int]]:
+    """{실행한 노트북: [그림을 그리는데 그림 출력이 없는 코드 셀 번호, ...]}"""
+    import json
+
+    found: dict[str, list[int]] = {}
+    for nb_path in sorted(executed.rglob("*.ipynb")):
+        cells = json.loads(nb_path.read_text(encoding="utf-8"))["cells"]
+        for i, cell in enumerate(cells):
+            src = "".join(cell.get("source", ""))
+            if cell.get("cell_type") != "code" or not _DRAWS.search(src):
+                continue
+            outputs = cell.get("outputs", [])
+            if not any(k in o.get("data", {}) for o in outputs for k in ("image/png", "image/svg+xml")):
+                found.setdefault(nb_path.relative_to(executed).as_posix(), []).append(i)
+    return found
+
+
 def main(argv: list[str]) -> int:
     site = Path(argv[0]) if argv else ROOT / "_build" / "html"
     if not (site / "index.html").exists():
@@ -114,11 +137,16 @@ def main(argv: list[str]) -> int:
     for name, urls in external_requests(site).items():
         problems += 1
         print(f"외부 요청: {name}: {urls}", file=sys.stderr)
+    executed = site.parent / "jupyter_execute"
+    for name, cells in missing_figures(executed).items():
+        problems += 1
+        print(f"사라진 그림: {name}: 그림을 그리는 셀 {cells}에 그림 출력이 없습니다(MPLBACKEND=Agg?)", file=sys.stderr)
     n = len(pages(site))
     if problems:
         print(f"사이트 검사 실패: 쪽 {n}개 중 문제 {problems}곳", file=sys.stderr)
         return 1
-    print(f"사이트 검사 통과: 쪽 {n}개, 기계 경로 0곳, 외부 요청 0개")
+    n_nb = len(list(executed.rglob("*.ipynb")))
+    print(f"사이트 검사 통과: 쪽 {n}개, 기계 경로 0곳, 외부 요청 0개, 실행한 노트북 {n_nb}개의 그림 셀 모두 그림 있음")
     return 0
 
 
