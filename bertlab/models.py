@@ -3,8 +3,9 @@
 - ``"mini"``: 패키지에 들어 있는 한국어 미니 BERT (`bertlab/assets/mini-bert`). 네트워크가 필요 없습니다.
 - ``"mbert"``: 원래 강의의 모델 `google-bert/bert-base-multilingual-cased`.
 - 그 밖의 허브 id(`klue/bert-base` 등)나 로컬 디렉터리.
-- ``"auto"`` (기본값, 환경 변수 `BERTLAB_MODEL`로 바꿀 수 있음): 허브에 닿거나 캐시에 있으면 mBERT,
-  아니면 미니 모델.
+- 이름을 주지 않으면(기본값): 환경 변수 `BERTLAB_MODEL`이 있으면 그 모델, 없으면 **언제나 번들 미니 BERT**.
+  인터넷이 되는 노트북에서도 본문의 숫자와 같은 모델이 열리고, mBERT는 학생이 직접 고를 때만 엽니다.
+- ``"auto"``: 허브에 닿거나 캐시에 있으면 mBERT, 아니면 미니 모델(직접 고를 때만).
 
 허브에 닿을 수 있는지는 짧은 시간 제한으로 한 번만 확인하고, 오프라인이면 transformers를 불러오기 **전에**
 `HF_HUB_OFFLINE=1`을 정합니다. 그렇지 않으면 transformers가 46~120초 동안 재시도합니다.
@@ -135,13 +136,22 @@ def _mini_choice(name: str, reason: str) -> Choice:
     return Choice(name, str(MINI_DIR), True, reason)
 
 
-def decide(name: str | os.PathLike | None = "auto") -> Choice:
+DEFAULT_REASON = "기본값: 패키지에 든 번들 미니 BERT(네트워크 불필요, 본문의 숫자와 같은 모델). mBERT는 load_bert(\"mbert\")로 고릅니다."
+
+
+def decide(name: str | os.PathLike | None = None) -> Choice:
     """이름을 받아 무엇을 어디서 열지 정합니다(모델은 아직 불러오지 않음).
 
-    잘못된 이름·경로, 닿지 않는 허브는 여기서 바로 한국어 오류로 알립니다.
+    이름이 없으면 `BERTLAB_MODEL`, 그것도 없으면 번들 미니 BERT입니다. 잘못된 이름·경로, 닿지 않는 허브는 여기서 바로
+    한국어 오류로 알립니다.
     """
     if name is None:
-        name = "auto"
+        env_name = os.environ.get("BERTLAB_MODEL", "").strip()
+        if not env_name:
+            return _mini_choice("mini", DEFAULT_REASON)
+        choice = decide(env_name)
+        detail = "네트워크 불필요" if choice.is_mini else choice.reason.rstrip(".")
+        return Choice(env_name, choice.source, choice.offline, f"환경 변수 BERTLAB_MODEL의 값({env_name})을 따릅니다({detail}).")
     if isinstance(name, os.PathLike):
         name = os.fspath(name)
     if not isinstance(name, str) or not name.strip():
@@ -151,11 +161,6 @@ def decide(name: str | os.PathLike | None = "auto") -> Choice:
         )
     name = name.strip()
     if name == "auto":
-        env_name = os.environ.get("BERTLAB_MODEL", "").strip()
-        if env_name and env_name != "auto":
-            choice = decide(env_name)
-            detail = "네트워크 불필요" if choice.is_mini else choice.reason.rstrip(".")
-            return Choice("auto", choice.source, choice.offline, f"환경 변수 BERTLAB_MODEL의 값({env_name})을 따릅니다({detail}).")
         if hub_reachable():
             return Choice("auto", MBERT_ID, False, "허브에 연결되어 원래 강의의 mBERT를 씁니다.")
         if is_cached(MBERT_ID):
@@ -188,12 +193,13 @@ def decide(name: str | os.PathLike | None = "auto") -> Choice:
     if hub_reachable():
         return Choice(name, source, False, f"허브에서 모델({source})을 내려받습니다.")
     raise ConnectionError(
-        f"허브({HUB_URL})에 연결할 수 없고 모델('{source}')이 캐시에도 없습니다. "
-        "이름을 확인하거나, 인터넷에 연결하거나, 오프라인에서는 load_bert('mini')를 쓰세요."
+        f"허브({HUB_URL})에 연결할 수 없고 모델('{source}')이 캐시에도 없어 '{name}'을(를) 열 수 없습니다. "
+        "번들 미니 BERT로 이어 가려면 load_bert('mini')를 쓰세요(Colab에서는 준비 셀의 MODEL을 \"mini\"로 바꾸고 "
+        "그 셀부터 다시 실행). 인터넷이 되는 곳이라면 연결을 확인한 뒤 다시 실행하세요."
     )
 
 
-def resolve(name: str | os.PathLike | None = "auto") -> str:
+def resolve(name: str | os.PathLike | None = None) -> str:
     """`decide`의 결과 중 `from_pretrained`에 넘길 경로/허브 id만 돌려주고, 오프라인이면 환경을 맞춥니다."""
     choice = decide(name)
     _prepare_environment(choice)
@@ -206,12 +212,12 @@ def _prepare_environment(choice: Choice) -> None:
         os.environ["HF_HUB_OFFLINE"] = "1"
 
 
-def model_choice_line(name: str = "auto") -> str:
+def model_choice_line(name: str | None = None) -> str:
     """`setup()`이 출력하는 한 줄: 기본값으로 어떤 모델이 열릴지와 그 이유."""
     try:
         choice = decide(name)
     except (FileNotFoundError, ConnectionError, ValueError, TypeError) as err:
-        return f"(모델을 정할 수 없음: {err})"
+        return f"열 수 없음 — {err}"
     _prepare_environment(choice)
     return f"{model_label(choice.source)} — {choice.reason}"
 
@@ -220,7 +226,7 @@ class ModelLoadError(RuntimeError):
     """모델 파일을 읽는 중 생긴 오류를 한국어 설명으로 감쌉니다."""
 
 
-def load_bert(name: str | os.PathLike | None = "auto", *, quiet: bool = False):
+def load_bert(name: str | os.PathLike | None = None, *, quiet: bool = False):
     """토크나이저와 `BertModel`을 돌려줍니다: ``tokenizer, model = load_bert()``.
 
     모델은 평가 모드이고, eager 어텐션(그래야 `output_attentions`가 값을 돌려줌)에
@@ -231,7 +237,7 @@ def load_bert(name: str | os.PathLike | None = "auto", *, quiet: bool = False):
     return _load(BertModel, name, quiet)
 
 
-def load_mlm(name: str | os.PathLike | None = "auto", *, quiet: bool = False):
+def load_mlm(name: str | os.PathLike | None = None, *, quiet: bool = False):
     """토크나이저와 빈칸 채우기(MLM) 헤드가 달린 `BertForMaskedLM`을 돌려줍니다(1장의 맛보기, 부록).
 
     번들 미니 BERT는 MLM + NSP로 사전학습한 체크포인트라 MLM 헤드의 가중치가 들어 있습니다.

@@ -1,6 +1,6 @@
 """문장 분류 파인튜닝: 데이터 로더, 학습 루프, 평가 (6장 '파인튜닝: 문장 분류'에서 만들고 설명합니다).
 
-    tokenizer, model = load_classifier("auto", num_labels=2)
+    tokenizer, model = load_classifier(num_labels=2)
     train_loader = make_loader(tokenizer, data["train"], batch_size=32, shuffle=True)
     result = train_classifier(model, train_loader, epochs=3, lr=1e-4)
     report = evaluate(model, make_loader(tokenizer, data["test"]))
@@ -44,7 +44,7 @@ class RunPlan:
     reason: str
 
 
-def plan_runs(model, name: str = "auto", *, cuda: bool | None = None, max_cpu_params: int = BIG_MODEL_PARAMS) -> RunPlan:
+def plan_runs(model, name: str | None = None, *, cuda: bool | None = None, max_cpu_params: int = BIG_MODEL_PARAMS) -> RunPlan:
     """6장의 실험을 어느 모델로 돌릴지 정합니다. ``model``은 `load_bert(name)`로 연 모델입니다.
 
     GPU가 있거나 파라미터가 ``max_cpu_params`` 이하면 모두 ``name`` 그대로입니다. GPU 없이 그보다 큰 모델
@@ -66,7 +66,7 @@ def plan_runs(model, name: str = "auto", *, cuda: bool | None = None, max_cpu_pa
 
 
 def load_classifier(
-    name: str = "auto",
+    name: str | None = None,
     *,
     num_labels: int = 2,
     head: str = "sequence",
@@ -78,7 +78,7 @@ def load_classifier(
 
     ``head="sequence"``(기본값)면 문장 분류용 `BertForSequenceClassification`, ``head="token"``이면
     토큰마다 라벨을 붙이는 `BertForTokenClassification`입니다.
-    이름은 `bertlab.load_bert`와 같은 규칙으로 풉니다 ("auto", "mini", "mbert", 허브 id, 로컬 디렉터리).
+    이름은 `bertlab.load_bert`와 같은 규칙으로 풉니다(없으면 BERTLAB_MODEL 또는 번들 미니 BERT, "mini", "mbert", "auto", 허브 id, 로컬 디렉터리).
     인코더(BERT 본체와 풀러)는 사전학습 가중치로, 분류 헤드(``classifier``)는 시드 ``seed``로 새로 초기화합니다.
     ``pretrained=False``면 같은 구조의 모델 전체를 무작위로 초기화합니다 (사전학습의 효과를 재는 비교 실험용).
     """

@@ -38,7 +38,7 @@ def test_import_does_not_import_transformers():
 
 
 def test_auto_offline_decides_fast_in_a_fresh_process(tmp_path):
-    """새 프로세스에서 실제 네트워크 확인까지 포함해 'auto'가 미니 모델로 정해진다.
+    """새 프로세스에서 실제 네트워크 확인까지 포함해 'auto'(직접 고른 경우)가 오프라인이면 미니 모델로 정해진다.
 
     결정은 5초 미만이어야 한다(확인 시간 제한이 3초라 부하가 있어도 넘지 않는다). 모델 로딩까지의 전체 시간은
     transformers의 46~120초 재시도가 일어나지 않았는지만 넉넉하게(30초) 막는다. 실제 수치는
@@ -46,13 +46,13 @@ def test_auto_offline_decides_fast_in_a_fresh_process(tmp_path):
     """
     env = {k: v for k, v in os.environ.items() if k not in {"HF_HUB_OFFLINE", "BERTLAB_MODEL"}}
     env["HF_HUB_CACHE"] = str(tmp_path / "empty-cache")
-    # 이 테스트는 오프라인 CI용: 허브에 실제로 닿는 곳에서는 mBERT를 고르므로 건너뛴다
+    # 이 테스트는 오프라인 CI용: 허브에 실제로 닿는 곳에서는 'auto'가 mBERT를 고르므로 건너뛴다
     if models.hub_reachable(timeout=2):
         pytest.skip("허브에 닿는 환경입니다")
     models._probe_cache.clear()
     code = (
         "import time; t=time.perf_counter(); import bertlab as bl; c = bl.models.decide('auto'); "
-        "d=time.perf_counter()-t; tok, m = bl.load_bert(); "
+        "d=time.perf_counter()-t; tok, m = bl.load_bert('auto'); "
         "print(f'DECIDE {d:.3f} TOTAL {time.perf_counter()-t:.2f}'); "
         "import os; print('OFFLINE', os.environ.get('HF_HUB_OFFLINE'))"
     )
@@ -65,6 +65,27 @@ def test_auto_offline_decides_fast_in_a_fresh_process(tmp_path):
     assert "OFFLINE 1" in out.stdout
     assert decide_s < 5.0
     assert total_s < 30.0
+
+
+def test_default_is_the_bundled_model_even_online(monkeypatch, tmp_path):
+    """이름 없이 부르면(모든 장의 `bl.load_bert()`) 허브에 닿아도 번들 미니 BERT: 학생의 숫자가 본문과 같다."""
+    _offline(monkeypatch, tmp_path)
+    asked = []
+    monkeypatch.setattr(models, "hub_reachable", lambda timeout=3.0: asked.append(1) or True)
+    choice = models.decide()
+    assert choice.is_mini and choice.offline and "기본값" in choice.reason
+    assert not asked  # 기본값을 정하려고 네트워크를 묻지도 않는다
+    assert "번들 미니 BERT" in models.model_choice_line()
+
+
+def test_unreachable_mbert_says_how_to_continue(monkeypatch, tmp_path):
+    """MODEL = "mbert"(BERTLAB_MODEL=mbert)인데 허브에 닿지 않으면 조용히 미니로 바꾸지 않고 한국어로 이어 갈 길을 알린다."""
+    _offline(monkeypatch, tmp_path)
+    monkeypatch.setenv("BERTLAB_MODEL", "mbert")
+    with pytest.raises(ConnectionError, match="MODEL을 \"mini\"로") as err:
+        models.decide()
+    assert "load_bert('mini')" in str(err.value)
+    assert models.model_choice_line().startswith("열 수 없음")
 
 
 def test_probe_is_bounded_even_if_dns_hangs(monkeypatch):
@@ -103,11 +124,14 @@ def test_auto_online_picks_mbert(monkeypatch, tmp_path):
     assert choice.source == models.MBERT_ID and not choice.offline
 
 
-def test_env_variable_overrides_auto(monkeypatch, tmp_path):
+def test_env_variable_sets_the_default(monkeypatch, tmp_path):
     _offline(monkeypatch, tmp_path)
     monkeypatch.setenv("BERTLAB_MODEL", "mini")
-    choice = models.decide("auto")
+    choice = models.decide()
     assert choice.is_mini and "BERTLAB_MODEL" in choice.reason
+    monkeypatch.setattr(models, "hub_reachable", lambda timeout=3.0: True)
+    monkeypatch.setenv("BERTLAB_MODEL", "mbert")
+    assert models.decide().source == models.MBERT_ID
 
 
 def test_unknown_name_is_a_clear_error(monkeypatch, tmp_path):
