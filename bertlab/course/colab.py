@@ -178,6 +178,8 @@ def _role(m: re.Match, ctx: Context) -> str:
         key, _, fmt = body.partition(":") if role == "glue:text" else (body, "", "")
         if key not in ctx.glue:
             raise KeyError(f"{ctx.doc}: glue 값 '{key}'이 실행 결과에 없습니다")
+        if ctx.glue[key] == PLACEHOLDER:
+            return PLACEHOLDER
         return format_plain_text(ctx.glue[key], fmt if fmt else "")
     if role == "math":
         return f"${body}$"
@@ -272,14 +274,26 @@ COLAB_NOTE = (
 )
 
 
-def colab_code(nb, site_page: str):
-    """Colab판의 코드 부분: 출력을 지우고, 준비 셀 앞에 안내를 두고, 준비 셀에 모델 고르는 양식 필드를 넣습니다(새 객체)."""
+PROSE_TAG = "prose"  # 쪽의 글만 만드는 숨긴 셀(glue, 판정 문장): Colab판에서는 값이 본문에 이미 들어가므로 뺀다
+
+
+def is_prose(cell) -> bool:
+    return cell.cell_type == "code" and PROSE_TAG in cell.get("metadata", {}).get("tags", [])
+
+
+def colab_code(nb, site_page: str, keep_prose: bool = False):
+    """Colab판의 코드 부분: 출력을 지우고, 준비 셀 앞에 안내를 두고, 준비 셀에 모델 고르는 양식 필드를 넣습니다(새 객체).
+
+    글 셀(태그 ``prose``)은 빼고(``keep_prose=True``면 남김: glue 값을 얻으려고 실행할 때), 학생이 읽는 코드만 남깁니다.
+    """
     import nbformat
 
     out = copy.deepcopy(nb)
     cells = []
     setup_done = False
     for cell in out.cells:
+        if is_prose(cell) and not keep_prose:
+            continue
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
             if not setup_done:
@@ -308,12 +322,32 @@ def colab_markdown(nb, ctx: Context, source_name: str):
     return nb
 
 
-def build(out_dir: Path, src: Path = ROOT / "notebooks", model: str = "mini", chapters: list[str] | None = None,
-          log=print) -> dict[str, float]:
-    """장마다 Colab 노트북과 연습용 판(OUT/exercises/)을 씁니다. {장: Colab판 실행 초}를 돌려줍니다.
+def with_fast_settings(nb):
+    """시험용 빠른 설정: 매개변수 셀(태그 ``parameters``)의 메타데이터 ``bertlab.fast``의 값을 그 셀 바로 뒤의 새 셀에서
+    덮어쓴 사본(papermill과 같은 방식). 학생이 읽는 코드에는 시험 장치가 없고, 시험만 이 사본을 실행합니다."""
+    import nbformat
 
-    Colab판의 코드(양식 필드가 든 준비 셀 포함)를 `model`로 처음부터 끝까지 실행하고, 그 출력의 glue 값으로 본문을 채웁니다.
-    곧 만든 노트북이 오프라인에서 끝까지 돈다는 것을 만들면서 확인합니다. `chapters`로 몇 장만 고를 수 있습니다.
+    out = copy.deepcopy(nb)
+    for i, cell in enumerate(out.cells):
+        if cell.cell_type == "code" and "parameters" in cell.get("metadata", {}).get("tags", []):
+            fast = cell.metadata.get("bertlab", {}).get("fast", {})
+            if fast:
+                src = "\n".join(f"{k} = {v!r}" for k, v in fast.items())
+                out.cells.insert(i + 1, nbformat.v4.new_code_cell("# 시험용 빠른 설정\n" + src))
+            break
+    return out
+
+
+PLACEHOLDER = "…"  # execute=False일 때 glue 자리에 넣는 값(코드만 시험할 때)
+
+
+def build(out_dir: Path, src: Path = ROOT / "notebooks", model: str = "mini", chapters: list[str] | None = None,
+          log=print, execute_glue: bool = True) -> dict[str, float]:
+    """장마다 Colab 노트북과 연습용 판(OUT/exercises/)을 씁니다. {장: 실행 초}를 돌려줍니다.
+
+    글 셀까지 든 장(양식 필드가 든 준비 셀 포함)을 `model`로 처음부터 끝까지 실행하고, 그 출력의 glue 값으로 본문을
+    채웁니다. `execute_glue=False`면 실행하지 않고 glue 자리에 "…"를 넣습니다(코드만 시험하는 `scripts/colab-test.sh`가 씀;
+    Colab판 코드는 빌드 도구가 없는 환경에서 따로 실행해 시험합니다). `chapters`로 몇 장만 고를 수 있습니다.
     """
     import time
 
@@ -334,7 +368,10 @@ def build(out_dir: Path, src: Path = ROOT / "notebooks", model: str = "mini", ch
         page = ctx.page(name)
         code = colab_code(nb, page)
         start = time.perf_counter()
-        ctx.glue = glue_values(execute(code, model=model, cwd=src))
+        if execute_glue:
+            ctx.glue = glue_values(execute(colab_code(nb, page, keep_prose=True), model=model, cwd=src))
+        else:
+            ctx.glue = _placeholders(nb)
         seconds[path.stem] = time.perf_counter() - start
         ex, _ = make_exercise(nb, source_name=path.name)
         for target, book in ((out_dir / path.name, code), (out_dir / "exercises" / path.name, colab_code(ex, page))):
@@ -343,13 +380,20 @@ def build(out_dir: Path, src: Path = ROOT / "notebooks", model: str = "mini", ch
     return seconds
 
 
+def _placeholders(nb) -> dict[str, str]:
+    md = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    return {m.group("body").partition(":")[0]: PLACEHOLDER for m in _ROLE.finditer(md) if m.group("role").startswith("glue")}
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m bertlab.course.colab", description="장 노트북에서 Colab용 노트북을 만듭니다")
     p.add_argument("out", type=Path, help="출력 폴더 (장 노트북과 exercises/)")
     p.add_argument("--src", type=Path, default=ROOT / "notebooks")
+    p.add_argument("--chapters", default="", help="쉼표로 가른 장(예: 01_tokenization,03_attention). 없으면 모든 장")
+    p.add_argument("--no-glue", action="store_true", help="실행하지 않고 glue 자리에 '…'를 넣음(코드만 시험할 때)")
     a = p.parse_args(argv)
     try:
-        build(a.out, a.src)
+        build(a.out, a.src, chapters=[c for c in a.chapters.split(",") if c] or None, execute_glue=not a.no_glue)
     except (FileNotFoundError, ValueError, KeyError) as err:
         print(f"오류: {err}", file=sys.stderr)
         return 2
