@@ -284,7 +284,25 @@ def _load(model_class, name, quiet: bool):
         print(f"주의: 체크포인트에 없어 새로 초기화된 가중치 {len(missing)}개: {missing[:4]} ...", file=sys.stderr)
     model.eval()
     add_length_guard(model)
+    _LAST["tokenizer"] = tokenizer
+    _LAST["mlm" if model_class.__name__.endswith("MaskedLM") else "model"] = model
     return tokenizer, model
+
+
+_LAST: dict = {}
+
+
+def last_loaded(kind: str = "model"):
+    """이 파이썬 프로세스(노트북 커널)가 마지막으로 연 것: ``"model"``(load_bert), ``"mlm"``(load_mlm), ``"tokenizer"``.
+
+    연습문제 검사(`bl.check`)가 학생과 같은 모델로 기준값을 계산할 때 씁니다.
+    """
+    if kind not in ("model", "mlm", "tokenizer"):
+        raise ValueError(f"kind는 'model', 'mlm', 'tokenizer' 가운데 하나입니다 (받은 값: {kind!r}).")
+    if kind not in _LAST:
+        what = "bl.load_mlm()" if kind == "mlm" else "bl.load_bert()"
+        raise RuntimeError(f"아직 연 모델이 없습니다: 먼저 {what}을 실행하세요.")
+    return _LAST[kind]
 
 
 def fill_mask(model, tokenizer, text: str, k: int = 5) -> list[list[tuple[str, float]]]:

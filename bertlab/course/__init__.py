@@ -7,5 +7,5 @@
 
 from .. import lazy_submodules
 
-_SUBMODULES = {"exercises", "colab", "prose"}
+_SUBMODULES = {"exercises", "colab", "prose", "grade", "student"}
 __getattr__ = lazy_submodules(__name__, _SUBMODULES, globals())

@@ -119,19 +119,91 @@ def _tags(cell) -> list[str]:
     return list(cell.get("metadata", {}).get("tags", []))
 
 
-def make_exercise(nb, source_name: str | None = None):
+EXERCISE_SETUP_TAG = "exercise-setup"  # 연습문제 절의 첫 코드 셀: 본문 없이도 연습문제가 돌도록 필요한 것을 다시 준비한다
+CHECK_TAG = "check"  # bl.check/bl.points를 부르는 셀: 학생판에도 남는다
+_EXERCISE_HEADING = re.compile(r"^##\s+연습문제\s*$", re.M)
+_REFERENCES_HEADING = re.compile(r"^##\s+참고문헌\s*$", re.M)
+
+
+def exercise_section(nb) -> list:
+    """장 노트북에서 연습문제 절의 셀들('## 연습문제'로 시작하는 마크다운 셀부터 '## 참고문헌' 앞까지)."""
+    start = next((i for i, c in enumerate(nb.cells) if c.cell_type == "markdown" and _EXERCISE_HEADING.search(c.source)), None)
+    if start is None:
+        raise ValueError("'## 연습문제' 절이 없습니다")
+    if not nb.cells[start].source.lstrip().startswith("## 연습문제"):
+        raise ValueError("'## 연습문제'는 마크다운 셀의 첫 줄이어야 합니다(연습용 노트북이 그 셀부터 시작)")
+    end = next((i for i in range(start + 1, len(nb.cells))
+                if nb.cells[i].cell_type == "markdown" and _REFERENCES_HEADING.search(nb.cells[i].source)), len(nb.cells))
+    return nb.cells[start:end]
+
+
+def _title(nb) -> str:
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            for line in cell.source.splitlines():
+                if line.startswith("# "):
+                    return line[2:].strip()
+    return ""
+
+
+def _check_names(source: str) -> list[str]:
+    """검사 셀의 `bl.check("N.M", a=a, b=b)`에서 답 변수 이름(a, b)."""
+    import ast
+
+    names = []
+    try:
+        tree = ast.parse("\n".join(l for l in source.splitlines() if not l.lstrip().startswith(("!", "%"))))
+    except SyntaxError:
+        return names
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) == "check":
+            names += [kw.value.id for kw in node.keywords if isinstance(kw.value, ast.Name)
+                      and kw.arg not in ("model", "tokenizer", "mlm")]
+    return names
+
+
+def _answer_names(cells) -> dict[int, list[str]]:
+    """{풀이 셀 번호: 그 뒤 검사 셀이 읽는 답 변수}: 빈 풀이 셀에 `이름 = ...`을 남겨, 답을 쓰지 않아도 검사가 '아직 답이
+    없습니다'라고 부드럽게 알리게 한다(정의되지 않은 이름의 NameError 대신)."""
+    out: dict[int, list[str]] = {}
+    last_solution = None
+    for i, cell in enumerate(cells):
+        tags = _tags(cell)
+        if cell.cell_type == "code" and SOLUTION_TAG in tags:
+            last_solution = i
+        elif cell.cell_type == "code" and CHECK_TAG in tags and last_solution is not None:
+            out.setdefault(last_solution, []).extend(n for n in _check_names(cell.source) if n not in out.get(last_solution, []))
+        elif cell.cell_type == "markdown" and re.match(r"^\s*\d+\.", cell.source):
+            last_solution = None  # 다음 문제
+    return out
+
+
+def make_exercise(nb, source_name: str | None = None, keep_solutions: bool = False, whole_chapter: bool = False):
     """노트북(nbformat NotebookNode) 한 권의 연습용 사본과 :class:`ExerciseStats` 를 돌려준다.
 
-    원본 ``nb`` 는 바꾸지 않는다.
+    장에 ``exercise-setup`` 태그가 붙은 셀이 있으면 연습용 노트북은 **연습문제 절만** 담는다: 제목, 준비 셀(첫 코드 셀),
+    그리고 '## 연습문제'부터 '## 참고문헌' 앞까지. 검사 셀(``check``)은 그대로 남고, 풀이 코드 셀은 비우고(``keep_solutions``
+    가 참이면 그대로 둠: 시험과 기준 답안용), 풀이 블록은 지운다. ``whole_chapter=True``면 장 전체를 두고 풀이만 지운다
+    (학생판 웹사이트, `student_edition`). 원본 ``nb`` 는 바꾸지 않는다.
     """
     import copy
 
+    import nbformat
+
     ex = copy.deepcopy(nb)
+    if not whole_chapter and any(EXERCISE_SETUP_TAG in _tags(c) for c in ex.cells):
+        setup = next(c for c in ex.cells if c.cell_type == "code")
+        title = _title(ex)
+        head = nbformat.v4.new_markdown_cell(
+            f"# 연습문제: {title}\n\n이 노트북은 '{title}' 장의 연습문제만 담았습니다. 코드 셀을 채우고, 문제마다 있는 "
+            "검사 셀(`bl.check`)을 실행하면 답이 맞는지 한국어로 알려 줍니다.")
+        ex.cells = [head, setup, *exercise_section(ex)]
     stats = ExerciseStats()
     cells = []
-    for cell in ex.cells:
+    answers = _answer_names(ex.cells)
+    for index, cell in enumerate(ex.cells):
         tags = _tags(cell)
-        is_solution = SOLUTION_TAG in tags
+        is_solution = SOLUTION_TAG in tags and not keep_solutions
         if cell.cell_type == "code":
             if cell.get("outputs"):
                 stats.outputs += 1
@@ -139,13 +211,14 @@ def make_exercise(nb, source_name: str | None = None):
             cell.execution_count = None
             cell.metadata.pop("execution", None)
             if is_solution:
-                cell.source = CODE_PLACEHOLDER
+                names = answers.get(index, [])
+                cell.source = "\n".join([CODE_PLACEHOLDER, *(f"{n} = ...  # 답" for n in names)])
                 stats.solution_cells += 1
         elif cell.cell_type == "markdown":
             if is_solution:  # 마크다운 셀 전체가 풀이인 경우
                 cell.source = ANSWER_PLACEHOLDER
                 stats.dropdowns += 1
-            else:
+            elif not keep_solutions:
                 cell.source, n = strip_solution_dropdowns(cell.source)
                 stats.dropdowns += n
                 if n and not cell.source.strip():
@@ -158,11 +231,21 @@ def make_exercise(nb, source_name: str | None = None):
                 cell.metadata.pop("tags", None)
         cells.append(cell)
     ex.cells = cells
-    meta = {"exercise": True}
+    meta = {"exercise": True, "chapter": _title(nb)}
     if source_name:
         meta["source"] = source_name
     ex.metadata["bertlab"] = meta
     return ex, stats
+
+
+def student_edition(nb):
+    """학생판 웹사이트의 장: 본문과 문제, 검사 셀은 그대로 두고 풀이 코드·풀이 글만 지운 사본(이슈 28)."""
+    ex, _ = make_exercise(nb, whole_chapter=True)
+    ex.metadata.pop("bertlab", None)
+    for cell in ex.cells:
+        if cell.cell_type == "code" and cell.source.startswith(CODE_PLACEHOLDER):
+            cell.metadata.setdefault("tags", [])
+    return ex
 
 
 def _read_notebook(path: Path):

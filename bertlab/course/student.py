@@ -1,0 +1,144 @@
+"""학생판 웹사이트: 같은 책에서 풀이만 뺀 판(이슈 28).
+
+    bash scripts/build-book.sh --student        # _build/student/html (이 모듈의 prepare와 check를 부름)
+    python -m bertlab.course.student prepare OUT_SRC   # 책 원본을 OUT_SRC에 복사하고 장마다 풀이를 지운다
+    python -m bertlab.course.student check SITE        # 빌드한 학생판에 풀이 글이 남았는지(HTML, 검색 색인, _sources)
+
+학생판에서 빠지는 것: 풀이 코드 셀의 코드(빈 답 셀 `이름 = ...`으로 바뀜), `:::{dropdown} 풀이` 글, 강사용 쪽(수업 운영
+가이드, 이전 자료와의 차이). 남는 것: 본문, 문제, 검사 셀(빈 답이면 '아직 답이 없습니다'를 보여 줌), 점검 목록.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import re
+import shutil
+import sys
+from pathlib import Path
+
+from .exercises import CHAPTER_GLOB, SOLUTION_TAG, _fence_parts, _SOLUTION_DROPDOWN, student_edition
+
+ROOT = Path(__file__).resolve().parents[2]
+COPY = ["_config.yml", "_toc.yml", "book", "notebooks"]
+INSTRUCTOR_ONLY = ["book/instructor", "book/errata"]
+_ROLE = re.compile(r"\{[a-z:]+\}`([^`]*)`")
+
+
+def prepare(out: Path, root: Path = ROOT) -> list[Path]:
+    """책 원본을 `out`에 복사하고, 장마다 풀이를 지우고, 강사용 쪽을 목차에서 뺍니다. 바꾼 장의 경로를 돌려줍니다."""
+    import nbformat
+
+    out = Path(out)
+    if out.resolve() == Path(root).resolve():
+        raise ValueError("학생판 원본 폴더가 저장소와 같습니다. 다른 폴더를 주세요.")
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    for name in COPY:
+        src = Path(root) / name
+        if src.is_dir():
+            shutil.copytree(src, out / name, ignore=shutil.ignore_patterns("_build", ".ipynb_checkpoints", "_review"))
+        else:
+            shutil.copy(src, out / name)
+    changed = []
+    for path in sorted((out / "notebooks").glob(CHAPTER_GLOB)):
+        nb = nbformat.read(str(path), as_version=4)
+        nbformat.write(student_edition(nb), str(path))
+        changed.append(path)
+    toc = (out / "_toc.yml").read_text(encoding="utf-8")
+    for page in INSTRUCTOR_ONLY:
+        toc = re.sub(rf"^\s*-\s*file:\s*{re.escape(page)}\s*\n", "", toc, flags=re.M)
+        (out / f"{page}.md").unlink(missing_ok=True)
+    (out / "_toc.yml").write_text(toc, encoding="utf-8")
+    cfg = (out / "_config.yml").read_text(encoding="utf-8")
+    cfg = re.sub(r"^title:\s*(.+)$", lambda m: f"title: {m.group(1).strip()} (학생판)", cfg, count=1, flags=re.M)
+    (out / "_config.yml").write_text(cfg, encoding="utf-8")
+    return changed
+
+
+def solution_fingerprints(root: Path = ROOT, min_len: int = 24) -> list[str]:
+    """장의 풀이에서 학생판에 있으면 안 되는 글 조각: 풀이 코드 셀의 긴 줄, 풀이 드롭다운의 긴 문장."""
+    import nbformat
+
+    found: list[str] = []
+    for path in sorted((Path(root) / "notebooks").glob(CHAPTER_GLOB)):
+        nb = nbformat.read(str(path), as_version=4)
+        for cell in nb.cells:
+            if cell.cell_type == "code" and SOLUTION_TAG in cell.get("metadata", {}).get("tags", []):
+                found += [line.strip() for line in cell.source.splitlines() if len(line.strip()) >= min_len
+                          and not line.strip().startswith("#")]
+            elif cell.cell_type == "markdown":
+                found += [s for s in _dropdown_sentences(cell.source) if len(s) >= min_len]
+    return sorted(set(found))
+
+
+def _dropdown_sentences(text: str) -> list[str]:
+    out, inside, depth = [], False, 0
+    for line in text.splitlines():
+        parts = _fence_parts(line)
+        if parts is not None:
+            char, length, info = parts
+            if not inside and char == ":" and _SOLUTION_DROPDOWN.match(info):
+                inside, depth = True, 0
+                continue
+            if inside and info == "" and depth == 0:
+                inside = False
+                continue
+            if inside:
+                depth += 1 if info else -1
+            continue
+        if inside and "{glue" not in line and "$" not in line:
+            plain = _ROLE.sub(r"\1", line).replace("**", "").replace("`", "")
+            out += [s.strip() for s in re.split(r"(?<=[.다요])\s+", plain) if s.strip()]
+    return out
+
+
+def _site_texts(site: Path):
+    for path in sorted(Path(site).rglob("*")):
+        if path.suffix in {".html", ".js", ".txt", ".ipynb", ".md"} and path.is_file():
+            if "_static" in path.parts and path.name != "searchindex.js":
+                continue
+            text = path.read_text(encoding="utf-8", errors="replace")
+            if path.suffix == ".html":
+                text = html.unescape(re.sub(r"<[^>]+>", "", text))
+            yield path.relative_to(site).as_posix(), text
+
+
+def check(site: Path, root: Path = ROOT) -> dict[str, list[str]]:
+    """{파일: [남아 있는 풀이 조각, ...]} — HTML 쪽, 검색 색인(searchindex.js), 내려받는 원본(_sources)."""
+    fingerprints = solution_fingerprints(root)
+    found: dict[str, list[str]] = {}
+    for name, text in _site_texts(site):
+        squeezed = " ".join(text.split())
+        hits = [f for f in fingerprints if " ".join(f.split()) in squeezed]
+        if hits:
+            found[name] = hits[:3]
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m bertlab.course.student")
+    sub = p.add_subparsers(dest="cmd", required=True)
+    sub.add_parser("prepare").add_argument("out", type=Path)
+    sub.add_parser("check").add_argument("site", type=Path)
+    a = p.parse_args(argv)
+    if a.cmd == "prepare":
+        changed = prepare(a.out)
+        print(f"학생판 원본: {a.out} (풀이를 지운 장 {len(changed)}개, 강사용 쪽 제외)")
+        return 0
+    if not (a.site / "index.html").exists():
+        print(f"{a.site}/index.html이 없습니다. 먼저 학생판을 빌드하세요.", file=sys.stderr)
+        return 2
+    found = check(a.site)
+    n = len(solution_fingerprints())
+    for name, hits in found.items():
+        print(f"풀이가 남음: {name}: {hits}", file=sys.stderr)
+    if found:
+        return 1
+    print(f"학생판 검사 통과: 풀이 조각 {n}개 가운데 HTML·검색 색인·_sources에 남은 것 0개")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
