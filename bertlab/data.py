@@ -50,11 +50,6 @@ def nsmc_cached() -> bool:
     return all((nsmc_cache_dir() / Path(url).name).is_file() for url in NSMC_URLS.values())
 
 
-def url_reachable(url: str, timeout: float = PROBE_TIMEOUT_S) -> bool:
-    """`url`이 `timeout`초 안에 응답하면 True (DNS 조회까지 포함해 `timeout`초를 넘기지 않음)."""
-    return models.url_reachable(url, timeout, ok_below=400)
-
-
 def _check_name(name) -> str:
     if name is None:
         return "auto"
@@ -83,7 +78,7 @@ def decide_dataset(name: str = "auto") -> tuple[str, str]:
         return "bundled", "번들 감성 데이터 (네트워크 불필요)."
     if nsmc_cached():
         return "nsmc", f"NSMC를 캐시({nsmc_cache_dir()})에서 엽니다."
-    if url_reachable(NSMC_URLS["test"]):
+    if models.url_reachable(NSMC_URLS["test"], PROBE_TIMEOUT_S, ok_below=400):
         return "nsmc", "NSMC 원본 파일을 GitHub에서 내려받습니다."
     return "bundled", f"NSMC({NSMC_URLS['test'].rsplit('/', 1)[0]})에 {PROBE_TIMEOUT_S:.0f}초 안에 닿지 않아 번들 감성 데이터를 씁니다."
 

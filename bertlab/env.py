@@ -93,6 +93,22 @@ def seed_everything(seed: int = 0) -> None:
         torch.backends.cudnn.benchmark = False
 
 
+def show_source(obj) -> None:
+    """패키지 함수·클래스의 소스를 노트북에 보여 줍니다: 장이 설명한 코드와 패키지의 코드가 늘 한 벌이 되도록(d2l 방식).
+
+    노트북 밖(보통 파이썬)에서는 소스를 그대로 출력합니다.
+    """
+    import inspect
+
+    src = inspect.getsource(obj)
+    try:
+        from IPython.display import Code, display
+    except ImportError:  # IPython 없이
+        print(src)
+        return
+    display(Code(src, language="python"))
+
+
 SETUP_INFO: dict = {}
 
 

@@ -21,6 +21,8 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
+from .attention import additive_mask, merge_heads, split_heads
+
 
 @dataclass
 class Config:
@@ -85,17 +87,13 @@ class SelfAttention(nn.Module):
         self.value = nn.Linear(c.hidden_size, c.hidden_size)
         self.dropout = nn.Dropout(c.attention_dropout)
 
-    def split_heads(self, x: torch.Tensor) -> torch.Tensor:  # [B, T, H] → [B, heads, T, head_size]
-        B, T, _ = x.shape
-        return x.view(B, T, self.num_heads, self.head_size).transpose(1, 2)
-
     def forward(self, x: torch.Tensor, mask_bias: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        q, k, v = self.split_heads(self.query(x)), self.split_heads(self.key(x)), self.split_heads(self.value(x))
+        # split_heads, merge_heads: 3장에서 만든 것(bertlab.attention) 그대로
+        q, k, v = (split_heads(proj(x), self.num_heads) for proj in (self.query, self.key, self.value))
         scores = q @ k.transpose(-1, -2) / math.sqrt(self.head_size) + mask_bias  # [B, heads, T, T]
         probs = scores.softmax(dim=-1)
         context = self.dropout(probs) @ v  # [B, heads, T, head_size]
-        B, _, T, _ = context.shape
-        return context.transpose(1, 2).reshape(B, T, -1), probs  # 헤드를 다시 이어 붙여 [B, T, H]
+        return merge_heads(context), probs  # 헤드를 다시 이어 붙여 [B, T, H]
 
 
 class Layer(nn.Module):
@@ -154,11 +152,6 @@ class Output:
     attentions: tuple  # 층마다 [B, heads, T, T]
 
 
-def mask_to_bias(attention_mask: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
-    """0/1 마스크 [B, T] → 점수에 더할 값 [B, 1, 1, T]: 볼 곳은 0, 가릴 곳은 아주 큰 음수(softmax 뒤 0)."""
-    return (1.0 - attention_mask[:, None, None, :].to(dtype)) * torch.finfo(dtype).min
-
-
 class Bert(nn.Module):
     """임베딩 → 인코더 → 풀러. 출력은 transformers의 BertModel과 같은 이름의 필드를 가진 `Output`."""
 
@@ -183,7 +176,7 @@ class Bert(nn.Module):
         if token_type_ids is None:
             token_type_ids = torch.zeros_like(input_ids)
         x = self.embeddings(input_ids, token_type_ids)
-        x, hidden_states, attentions = self.encoder(x, mask_to_bias(attention_mask, x.dtype))
+        x, hidden_states, attentions = self.encoder(x, additive_mask(attention_mask, x.dtype))
         return Output(x, self.pooler(x), hidden_states, attentions)
 
     @classmethod

@@ -106,7 +106,7 @@ def test_untied_decoder_is_refused():
 
 
 def test_mask_bias_and_dropout():
-    bias = S.mask_to_bias(torch.tensor([[1, 1, 0]]), torch.float32)
+    bias = S.additive_mask(torch.tensor([[1, 1, 0]]), torch.float32)  # 3장의 것을 그대로 쓴다
     assert bias.shape == (1, 1, 1, 3)
     assert bias[0, 0, 0, 0] == 0 and bias[0, 0, 0, 2] < -1e30
     torch.manual_seed(0)

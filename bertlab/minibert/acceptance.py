@@ -35,6 +35,7 @@ import unicodedata
 from pathlib import Path
 
 from .. import models
+from ..course.prose import pct as _pct
 from ..data import TEXT_DIR
 
 ACCEPTANCE_FILE = TEXT_DIR / "fillmask_acceptance_ko.tsv"
@@ -107,10 +108,6 @@ def evaluate_acceptance(model, tokenizer, rows: list[dict] | None = None, k: int
     topics = sorted({i["topic"] for i in items})
     return {"k": k, **rates(items), "reachable": sum(i["reachable"] for i in items) / len(items),
             "by_topic": {t: rates([i for i in items if i["topic"] == t]) for t in topics}, "items": items}
-
-
-def _pct(x: float) -> str:
-    return f"{100 * x:.1f} %"
 
 
 def format_table(result: dict) -> str:

@@ -18,6 +18,7 @@ import numpy as np
 from .. import data, senses
 from ..models import MINI_DIR
 from ..models import fill_mask as fill_mask_top
+from ..course.prose import pct as _pct
 from . import acceptance as acceptance_mod
 from . import corpus as corpus_mod
 from . import examples as ex
@@ -178,10 +179,6 @@ def _sense_table(senses: dict[str, dict[str, float]], p_values: dict[str, float]
         row = f"| {w} | {v['same']:.3f} | {v['cross']:.3f} | {v['same'] - v['cross']:+.3f} |"
         lines.append(row + (f" {p_values[w]:.3f} |" if p_values else ""))
     return lines
-
-
-def _pct(x: float) -> str:
-    return f"{100 * x:.1f} %"
 
 
 def write_model_card(model_dir: Path, work: Path, metrics: dict) -> Path:
