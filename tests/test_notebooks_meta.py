@@ -225,23 +225,56 @@ def test_page_skeleton(path):
 
 
 FACTORY = re.compile(r"\b(?:bl|bertlab)\.(?:minibert|course)\b|from\s+bertlab\.(?:minibert|course)\b|import\s+bertlab\.(?:minibert|course)\b")
+PROSE_IMPORT = re.compile(r"^\s*from\s+bertlab\.course\.prose\s+import\b.*$", re.M)
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_chapters_use_only_the_teaching_api(path):
-    """장은 가르치는 API만 쓴다: 미니 BERT 공장(bertlab.minibert)과 책 도구(bertlab.course)는 부록과 명령줄의 몫."""
-    hits = [m.group(0) for cell in _code_cells(_read(path)) for m in FACTORY.finditer(cell.source)]
+    """장은 가르치는 API만 쓴다: 미니 BERT 공장(bertlab.minibert)과 책 도구(bertlab.course)는 부록과 명령줄의 몫.
+    글 셀(태그 prose: 쪽의 글만 만드는 숨긴 셀)만 책 도구의 `bertlab.course.prose`를 import할 수 있다."""
+    hits = []
+    for cell in _code_cells(_read(path)):
+        src = cell.source
+        if "prose" in cell.get("metadata", {}).get("tags", []) or PROSE_IMPORT.search(src):
+            src = PROSE_IMPORT.sub("", src)
+        hits += [m.group(0) for m in FACTORY.finditer(src)]
     assert not hits, f"{path.name}이 공장/도구 모듈을 씁니다: {hits}"
 
 
-def test_teaching_api_house_rules():
-    """맨 위 모듈은 10개 이하, 어느 모듈도 450줄을 넘지 않는다(이슈 19의 집 규칙)."""
+TEACHING_API = {"env", "models", "korean", "senses", "attention", "analysis", "viz", "data", "train", "scratch", "checks"}
+
+
+def _imports(path: Path) -> set[str]:
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = "." * node.level + (node.module or "")
+            out |= {base} | {f"{base}.{a.name}" if base.endswith(".") is False else base + a.name for a in node.names}
+        elif isinstance(node, ast.Import):
+            out |= {a.name for a in node.names}
+    return out
+
+
+def test_house_by_meaning():
+    """세 방(이슈 30): 가르치는 API(bertlab/*.py와 bertlab/checks/), 미니 BERT 공장(bertlab/minibert/), 책 도구
+    (bertlab/course/). 맨 위의 모듈은 모두 가르치는 API로 정해 둔 것이고(새 모듈은 이 목록에 일부러 더함), 의존은 한쪽으로만
+    흐른다: 가르치는 API는 공장도 책 도구도 import하지 않는다. 모듈 길이는 규칙이 아니라 CONTRIBUTING의 권고다."""
     pkg = ROOT / "bertlab"
-    top = sorted(p.stem for p in pkg.glob("*.py") if p.stem != "__init__")
-    assert len(top) <= 10, top
-    modules = [p for p in pkg.rglob("*.py") if "assets" not in p.relative_to(pkg).parts]  # assets/의 데이터 생성 스크립트는 모듈이 아니다
-    long = {str(p.relative_to(pkg)): n for p in modules if (n := len(p.read_text(encoding="utf-8").splitlines())) > 450}
-    assert not long, long
+    top = {p.stem for p in pkg.glob("*.py") if p.stem != "__init__"} | {
+        p.name for p in pkg.iterdir() if p.is_dir() and (p / "__init__.py").exists() and p.name not in ("minibert", "course")}
+    assert top == TEACHING_API, f"가르치는 API가 아닌 모듈이 맨 위에 있습니다: {sorted(top ^ TEACHING_API)}"
+    teaching = [p for p in pkg.glob("*.py")] + list((pkg / "checks").glob("*.py"))
+    wrong = {}
+    for path in teaching:
+        bad = [m for m in _imports(path) if re.search(r"(^|\.)(minibert|course)(\.|$)", m)]
+        if path.name == "__init__.py" and path.parent == pkg:
+            bad = [m for m in bad if m not in (".minibert", ".course")]  # 지연 import 목록에 이름만 있다
+        if bad:
+            wrong[str(path.relative_to(pkg))] = bad
+    assert not wrong, f"가르치는 API가 공장이나 책 도구를 import합니다: {wrong}"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)

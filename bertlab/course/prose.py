@@ -31,13 +31,13 @@ def glue(name: str, value: Any, display: bool = False) -> None:
 
 
 def pct(x: float, digits: int = 1) -> str:
-    """비율을 백분율 글로: 0.658 → '65.8 %'."""
-    return f"{100 * x:.{digits}f} %"
+    """비율을 백분율 글로: 0.658 → '65.8%'(용어집: 숫자에 기호를 붙여 씀)."""
+    return f"{100 * x:.{digits}f}%"
 
 
 def pp(x: float, digits: int = 1) -> str:
-    """백분율 포인트의 차이(부호 없이): 0.043 → '4.3 %p'."""
-    return f"{abs(100 * x):.{digits}f} %p"
+    """백분율 포인트의 차이(부호 없이): 0.043 → '4.3%p'."""
+    return f"{abs(100 * x):.{digits}f}%p"
 
 
 def num(x: float, digits: int = 3) -> str:
