@@ -17,7 +17,7 @@ import importlib
 
 from .checks import check, points
 from .env import in_colab, setup, show_source
-from .models import MBERT_ID, MINI_DIR, describe, encode, fill_mask, load_bert, load_mlm, resolve
+from .models import MBERT_ID, MINI_DIR, describe, encode, fill_mask, fill_word, load_bert, load_mlm, resolve
 
 __version__ = "0.1.0"
 
@@ -37,7 +37,7 @@ _SUBMODULES = {
     "course",
 }
 
-__all__ = ["setup", "in_colab", "show_source", "check", "points", "load_bert", "load_mlm", "fill_mask", "encode", "resolve", "describe", "MINI_DIR", "MBERT_ID", *sorted(_SUBMODULES)]
+__all__ = ["setup", "in_colab", "show_source", "check", "points", "load_bert", "load_mlm", "fill_mask", "fill_word", "encode", "resolve", "describe", "MINI_DIR", "MBERT_ID", *sorted(_SUBMODULES)]
 
 
 def lazy_submodules(package: str, names: set[str], namespace: dict):

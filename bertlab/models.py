@@ -325,6 +325,92 @@ def fill_mask(model, tokenizer, text: str, k: int = 5) -> list[list[tuple[str, f
     ]
 
 
+_WORD_SCORES = ("sum", "mean")
+
+
+def _piece_sets(tokenizer):
+    """(단어 첫 조각 id 텐서, 이어지는 '##' 조각 id 텐서): 한글·숫자·라틴 글자가 든 일반 토큰만(특수 토큰, 문장 부호 제외)."""
+    import torch
+
+    cache = getattr(tokenizer, "_bertlab_piece_sets", None)
+    if cache is not None:
+        return cache
+    special = set(tokenizer.all_special_ids)
+    first, cont = [], []
+    for tok, i in tokenizer.get_vocab().items():
+        if i in special or tok.startswith("[unused"):
+            continue
+        body = tok[2:] if tok.startswith("##") else tok
+        if not body or not any(ch.isalnum() for ch in body):
+            continue
+        (cont if tok.startswith("##") else first).append(i)
+    cache = (torch.tensor(sorted(first)), torch.tensor(sorted(cont)))
+    try:
+        tokenizer._bertlab_piece_sets = cache
+    except AttributeError:
+        pass
+    return cache
+
+
+def fill_word(model, tokenizer, text: str, k: int = 5, *, max_pieces: int = 3, beam: int = 8,
+              score: str = "sum") -> list[tuple[str, float]]:
+    """`[MASK]` 하나가 어절 하나를 통째로 가린 문장에서, 그 자리에 들어갈 어절 상위 `k`개를 (어절, 점수)로 돌려줍니다(1장).
+
+    `[MASK]` 토큰 하나에는 WordPiece 조각 하나만 들어가지만, 한국어 어절은 흔히 조각 여럿('국밥' '##을')입니다. 그래서
+    조각 수 n = 1…`max_pieces`마다 빈칸을 `[MASK]` n개로 바꾸고, 왼쪽부터 한 조각씩 빔 탐색으로 채웁니다(첫 조각은 단어 첫머리
+    조각, 나머지는 '##' 조각). 후보의 점수는 PLL-word-l2r(Kauf & Ivanova, 2023)입니다: 조각마다, 그 조각과 그 뒤 조각은 가리고
+    앞 조각은 보인 채로 모델이 준 로그 확률을 더합니다. ``score="mean"``이면 조각 수로 나눕니다. 조각 수가 다른 후보를 한
+    목록에서 견주며, 같은 어절이 두 가지로 잘려 나오면 점수가 높은 쪽을 씁니다. `model`은 `load_mlm`이 준 모델입니다.
+
+    `[MASK]`가 없거나 둘 이상이면, 빈칸에 조사가 붙어 있으면('[MASK]를'), 빈 문장이나 너무 긴 문장이면 한국어 `ValueError`.
+    """
+    import re as _re
+
+    import torch
+
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError("문장이 비어 있습니다: 어절 하나를 [MASK]로 가린 문장을 주세요.")
+    mask = tokenizer.mask_token
+    count = text.count(mask)
+    if count != 1:
+        what = "없습니다" if count == 0 else f"{count}개 있습니다"
+        raise ValueError(f"fill_word는 {mask}가 정확히 하나인 문장을 받습니다({mask}가 {what}). 어절 하나를 {mask}로 가려 주세요.")
+    if score not in _WORD_SCORES:
+        raise ValueError(f"score는 {_WORD_SCORES} 가운데 하나입니다 (받은 값: {score!r}).")
+    if not 1 <= max_pieces <= 5 or k < 1 or beam < 1:
+        raise ValueError("max_pieces는 1~5, k와 beam은 1 이상이어야 합니다.")
+    left, right = text.split(mask)
+    if _re.search(r"[가-힣A-Za-z0-9]$", left) or _re.match(r"^[가-힣A-Za-z0-9]", right):
+        raise ValueError(
+            f"{mask}가 어절 하나를 통째로 가려야 합니다: '{mask}를'처럼 조사나 글자를 붙이지 말고 '{mask}' 앞뒤를 띄우세요"
+            " (붙여 쓰면 뒤 글자가 단어 첫머리 조각으로 잘려 모델이 모르는 입력이 됩니다).")
+    first_ids, cont_ids = _piece_sets(tokenizer)
+    best: dict[str, float] = {}
+    for n in range(1, max_pieces + 1):
+        enc = encode(tokenizer, left + " ".join([mask] * n) + right, model=model)
+        ids = enc["input_ids"][0]
+        slots = (ids == tokenizer.mask_token_id).nonzero().flatten().tolist()
+        beams = [([], 0.0)]  # (채운 조각 id, 로그 확률 합)
+        for step, pos in enumerate(slots):
+            batch = ids.repeat(len(beams), 1)
+            for b, (pieces, _) in enumerate(beams):
+                batch[b, slots[: len(pieces)]] = torch.tensor(pieces, dtype=batch.dtype) if pieces else batch[b, slots[:0]]
+            extra = {key: val.repeat(len(beams), 1) for key, val in enc.items() if key != "input_ids"}
+            with torch.no_grad():
+                logp = model(input_ids=batch, **extra).logits[:, pos].log_softmax(-1)
+            allowed = first_ids if step == 0 else cont_ids
+            cand = logp[:, allowed]
+            top = cand.flatten().topk(min(beam, cand.numel()))
+            beams = [(beams[i // len(allowed)][0] + [int(allowed[i % len(allowed)])],
+                      beams[i // len(allowed)][1] + float(v)) for v, i in zip(top.values.tolist(), top.indices.tolist())]
+        for pieces, total in beams:
+            word = tokenizer.convert_tokens_to_string(tokenizer.convert_ids_to_tokens(pieces)).replace(" ", "")
+            value = total / n if score == "mean" else total
+            if value > best.get(word, float("-inf")):
+                best[word] = value
+    return sorted(best.items(), key=lambda kv: kv[1], reverse=True)[:k]
+
+
 def _too_long(n: int, limit: int) -> str:
     return (
         f"입력이 너무 깁니다: 토큰 {n:,}개(특수 토큰 포함)인데 이 모델은 최대 {limit:,}개까지 받습니다"
