@@ -14,11 +14,10 @@ import torch
 
 @pytest.fixture(scope="session")
 def mini_tokenizer():
-    """번들 미니 BERT의 토크나이저(없으면 건너뜀)."""
+    """번들 미니 BERT의 토크나이저. 저장소에 실린 모델이 없으면 건너뛰지 않고 실패한다."""
     import bertlab as bl
 
-    if not (bl.MINI_DIR / "config.json").exists():
-        pytest.skip("번들 미니 BERT가 아직 없습니다")
+    assert (bl.MINI_DIR / "config.json").exists(), f"번들 미니 BERT가 없습니다: {bl.MINI_DIR}"
     from transformers import AutoTokenizer
 
     return AutoTokenizer.from_pretrained(bl.MINI_DIR)

@@ -18,7 +18,10 @@ from bertlab import MINI_DIR, data
 from bertlab.minibert import corpus
 
 FILES = corpus.everyday_v2_files()
-pytestmark = pytest.mark.skipif(not FILES, reason="everyday_v2 말뭉치가 아직 없습니다")
+
+
+def test_the_corpus_is_there():
+    assert len(FILES) >= 80, f"everyday_v2 말뭉치가 없습니다: {corpus.EVERYDAY_V2_DIR}"
 
 
 def _docs():

@@ -35,8 +35,7 @@ def _digest(paths):
 @pytest.fixture(scope="module")
 def made(tmp_path_factory):
     """``python -m bertlab.course.exercises --out <임시 폴더>`` 를 따로 된 프로세스로 한 번 실행한다."""
-    if not CHAPTERS:
-        pytest.skip("notebooks/ 에 장 노트북이 아직 없습니다")
+    assert CHAPTERS, "notebooks/ 에 장 노트북이 없습니다"
     out = tmp_path_factory.mktemp("exercises")
     before = _digest(CHAPTERS)
     proc = subprocess.run(

@@ -118,7 +118,10 @@ def test_full_forms_kept(built):
 NODE = shutil.which("node") or shutil.which("nodejs")
 
 
-@pytest.mark.skipif(NODE is None, reason="node가 없어 자바스크립트 쪽은 건너뜁니다")
+def test_node_is_installed():
+    assert NODE, "node가 없습니다: 검색과 실습실의 자바스크립트 시험에 필요합니다(bash scripts/setup.sh가 설치)"
+
+
 def test_js_stemmer_matches_python_and_finds_pages(built):
     out, index = built
     words = list(WORDS) + ["문장", "모델", "토큰", "사이", "고양이를", "Embeddings", "attention"]
@@ -144,7 +147,6 @@ def test_js_stemmer_matches_python_and_finds_pages(built):
     assert _docs(index, by_word["토큰은"]) == {"token", "bare"}
 
 
-@pytest.mark.skipif(NODE is None, reason="node가 없어 자바스크립트 쪽은 건너뜁니다")
 def test_sphinx_searchtools_finds_particle_forms(built):
     """빌드된 사이트의 searchtools.js 그대로(검색 쪽의 코드)로 검색어를 처리한다."""
     out, index = built

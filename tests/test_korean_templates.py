@@ -71,8 +71,7 @@ def test_every_template_renders():
 
 
 def test_no_overlap_with_eval_sentences():
-    if not SENSES.exists():
-        pytest.skip("senses_ko.tsv 없음")
+    assert SENSES.exists(), f"동음이의어 문장 표가 없습니다: {SENSES}"
     with SENSES.open(encoding="utf-8") as f:
         rows = list(csv.DictReader(f, delimiter="\t"))
     evals = {r["sentence"] for r in rows if r["split"] != "train"}

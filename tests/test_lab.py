@@ -89,15 +89,13 @@ LONG = " ".join(["배 타고 배 먹으니 배 부르다."] * 15)  # 150토큰�
 @pytest.fixture(scope="module")
 def node():
     exe = shutil.which("node")
-    if not exe:
-        pytest.skip("node가 없습니다: 실습실의 자바스크립트 시험에는 node(18 이상)가 필요합니다")
+    assert exe, "node가 없습니다: 실습실의 자바스크립트 시험에는 node(18 이상)가 필요합니다(bash scripts/setup.sh가 설치)"
     return exe
 
 
 @pytest.fixture(scope="module")
 def assets(tmp_path_factory):
-    if not (MODEL_DIR / "model.safetensors").exists():
-        pytest.skip("번들 미니 BERT가 없습니다")
+    assert (MODEL_DIR / "model.safetensors").exists(), f"번들 미니 BERT가 없습니다: {MODEL_DIR}"
     out = tmp_path_factory.mktemp("lab-assets")
     return lab_assets.convert(MODEL_DIR, out, return_weights=True)
 

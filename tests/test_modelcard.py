@@ -12,8 +12,7 @@ import bertlab as bl
 @pytest.fixture(scope="module")
 def metrics():
     path = bl.MINI_DIR / "metrics.json"
-    if not path.exists():
-        pytest.skip("모델 카드가 아직 없습니다")
+    assert path.exists(), f"모델 카드가 없습니다: {path}"
     return json.loads(path.read_text(encoding="utf-8"))
 
 
