@@ -304,3 +304,14 @@ def test_sense_gap_p_values():
         S.sense_gap_p_values(vectors("말", [("horse", (1.0, 0.0)), ("horse", (0.0, 1.0))]))
     with pytest.raises(ValueError, match="permutations"):
         S.sense_gap_p_values(split, permutations=0)
+
+
+def test_mask_rate_decays_linearly():
+    """이슈 25의 레시피: 가리는 비율이 처음 값에서 마지막 값까지 선형으로 줄고, 둘이 같으면(run7) 고정이다."""
+    from bertlab.minibert.pretrain import TrainSettings, mask_prob_at
+
+    s = TrainSettings(steps=101, mask_prob=0.25, mask_prob_end=0.15)
+    assert mask_prob_at(0, s) == pytest.approx(0.25)
+    assert mask_prob_at(50, s) == pytest.approx(0.20)
+    assert mask_prob_at(100, s) == pytest.approx(0.15)
+    assert {mask_prob_at(k, TrainSettings()) for k in (0, 7000, 15999)} == {0.15}

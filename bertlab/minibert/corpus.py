@@ -224,6 +224,7 @@ def build_corpus(
     seed: int = 0,
     use_debian: bool = True,
     everyday_v2: bool = False,
+    everyday_v3: bool = False,
 ) -> Corpus:
     """모든 출처를 모아 정제·중복 제거·문서 단위 분할을 하고 통계를 붙입니다."""
     sources: dict[str, list[list[str]]] = {}
@@ -245,6 +246,16 @@ def build_corpus(
         # 이슈 20의 일상 말뭉치(주제마다 한 파일). 맨 뒤에 더하므로 앞 출처들의 중복 제거와 held-out 분할은 그대로다.
         sources["everyday_v2"] = [d for path in everyday_v2_files() for d in read_documents(path)]
 
+    v3_train, v3_held = [], []
+    if everyday_v3:
+        # 이슈 25의 일상 말뭉치 v3. held-out은 문서 글의 SHA-1로 정한 것을 그대로 쓴다(일상 held-out 빈칸 세트의 출처).
+        from . import everyday
+
+        for path in everyday.files():
+            for doc in everyday.read_documents(path):
+                (v3_held if everyday.is_heldout(doc) else v3_train).append(doc)
+        sources["everyday_v3"] = v3_train
+
     eval_sentences = {r["sentence"] for r in read_senses() if r["split"] != "train"}
     seen: set[str] = set(eval_sentences)
     corpus = Corpus()
@@ -259,10 +270,13 @@ def build_corpus(
         train, held = [], []
         for i, doc in enumerate(docs):
             # 직접 쓴 동음이의어 문장과 템플릿 문단은 모두 학습에; held-out은 실제 문서와 일상 문단에서
-            if name not in {"senses_ko", "senses_paragraphs_ko", "templates_ko"} and is_heldout(f"{name}/{i}/{doc[0]}", heldout_percent):
+            if name not in {"senses_ko", "senses_paragraphs_ko", "templates_ko", "everyday_v3"} and is_heldout(
+                    f"{name}/{i}/{doc[0]}", heldout_percent):
                 held.append(doc)
             else:
                 train.append(doc)
+        if name == "everyday_v3":
+            held = dedup_documents(v3_held, seen)
         corpus.train.extend(train)
         corpus.heldout.extend(held)
         per_source[name] = {"train": corpus_stats(train), "heldout": corpus_stats(held)}

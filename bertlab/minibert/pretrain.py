@@ -61,6 +61,8 @@ class TrainSettings:
     threads: int = 2  # 번들 모델은 쉬는 2코어 CPU에서 2스레드로 학습했다. 코어를 다른 작업과 나눠 쓸 때는 1스레드가 빨랐다(탐색 기록)
     whole_word: bool = False  # 통단어 마스킹(단어의 ## 조각까지 함께 고름). run7은 False
     collapse_words: float = 0.0  # 조각이 둘 이상인 단어를 이 확률로 [MASK] 하나로 줄임(`collapse_words`). run7은 0
+    mask_prob: float = 0.15  # 가리는 비율(처음). run7은 0.15 고정
+    mask_prob_end: float = 0.15  # 마지막 스텝의 가리는 비율: 처음 값에서 이 값까지 선형으로 줄인다(이슈 25: 0.25 → 0.15)
     bf16: bool = False  # 이 CPU(bf16 연산 장치 없음)에서는 bf16 autocast가 fp32보다 35배 느렸다
 
 
@@ -135,6 +137,12 @@ def make_eval_batches(enc_docs, tokenizer, max_len: int, batch_size: int = 64, s
 # ---------------------------------------------------------------- 학습 루프 (이어 하기 가능)
 
 
+def mask_prob_at(step: int, settings: TrainSettings) -> float:
+    """가리는 비율: `mask_prob`에서 `mask_prob_end`까지 학습 내내 선형으로(둘이 같으면 고정)."""
+    progress = min(1.0, step / max(1, settings.steps - 1))
+    return settings.mask_prob + (settings.mask_prob_end - settings.mask_prob) * progress
+
+
 def lr_at(step: int, settings: TrainSettings) -> float:
     if step < settings.warmup:
         return settings.lr * (step + 1) / settings.warmup
@@ -204,7 +212,8 @@ def train(work: Path, settings: TrainSettings, size: ModelSize, log=print) -> Pa
             if settings.collapse_words > 0:
                 batch_pairs, collapsed = collapse_words(batch_pairs, cont_table, g, settings.collapse_words, tokenizer.mask_token_id)
             batch = collate(batch_pairs, tokenizer)
-            inputs, labels = mask_tokens(batch["input_ids"], tokenizer, g, continuation=continuation)
+            inputs, labels = mask_tokens(batch["input_ids"], tokenizer, g, prob=mask_prob_at(step, settings),
+                                         continuation=continuation)
             if collapsed:
                 label_collapsed(labels, batch_pairs, collapsed)
             for group in opt.param_groups:
@@ -262,7 +271,7 @@ def export(work: Path, out_dir: Path) -> Path:
 
 def build(
     work: Path, template_docs: int, vocab_size: int, use_debian: bool = True, tokenizer_from: Path | None = None,
-    everyday_v2: bool = False, log=print,
+    everyday_v2: bool = False, everyday_v3: bool = False, log=print,
 ) -> None:
     """말뭉치와 토크나이저를 만듭니다(이미 있으면 건너뜀).
 
@@ -274,7 +283,8 @@ def build(
     if tokenizer_from is not None and not (Path(tokenizer_from) / "tokenizer.json").exists():
         raise FileNotFoundError(f"--tokenizer-from: {tokenizer_from}에 tokenizer.json이 없습니다.")
     if not (work / "corpus" / "train.txt").exists():
-        c = corpus_mod.build_corpus(work / "debian", template_docs=template_docs, use_debian=use_debian, everyday_v2=everyday_v2)
+        c = corpus_mod.build_corpus(work / "debian", template_docs=template_docs, use_debian=use_debian, everyday_v2=everyday_v2,
+                                    everyday_v3=everyday_v3)
         corpus_mod.save_corpus(c, work / "corpus")
         log(json.dumps({"corpus": c.stats["train"], "heldout": c.stats["heldout"]}, ensure_ascii=False))
     if (work / "tokenizer" / "tokenizer.json").exists():
@@ -300,6 +310,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--out", type=Path, default=MINI_DIR)
     p.add_argument("--template-docs", type=int, default=2000)
     p.add_argument("--everyday-v2", action="store_true", help="assets/text/everyday_v2/의 일상 말뭉치도 넣음(run7은 없이)")
+    p.add_argument("--everyday-v3", action="store_true", help="minibert/text/everyday_v3/의 일상 말뭉치도 넣음(held-out 문서 제외)")
     p.add_argument("--vocab-size", type=int, default=12000)
     p.add_argument("--no-debian", action="store_true", help="Debian 문서 없이 직접 쓴 문장만(테스트용)")
     p.add_argument("--tokenizer-from", type=Path, default=None,
@@ -316,9 +327,9 @@ def main(argv: list[str] | None = None) -> None:
     settings = TrainSettings(**{k: getattr(a, k) for k in TrainSettings.__dataclass_fields__})
     a.work.mkdir(parents=True, exist_ok=True)
     if a.command in {"build", "all"}:
-        build(a.work, a.template_docs, a.vocab_size, not a.no_debian, a.tokenizer_from, a.everyday_v2)
+        build(a.work, a.template_docs, a.vocab_size, not a.no_debian, a.tokenizer_from, a.everyday_v2, a.everyday_v3)
     if a.command in {"train", "all"}:
-        corpus = {"everyday_v2": a.everyday_v2, "template_docs": a.template_docs}
+        corpus = {"everyday_v2": a.everyday_v2, "everyday_v3": a.everyday_v3, "template_docs": a.template_docs}
         (a.work / "settings.json").write_text(json.dumps({"size": asdict(size), "train": asdict(settings), "corpus": corpus}, indent=2))
         train(a.work, settings, size)
     if a.command in {"export", "all"}:
