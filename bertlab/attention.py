@@ -1,11 +1,14 @@
 """BERT 인코더 층 하나를 모델의 실제 가중치로 손수 계산합니다.
 
 3장 "어텐션 직접 계산하기"(:ref:`ch-attention`)에서 한 단계씩 설명한 코드를 모은 모듈입니다.
-층 ℓ의 입력 ``hidden_states[ℓ]`` 에서 출발해 Q/K/V 투영, 헤드 나누기, 점수 $QK^T$,
-$\\sqrt{d_{head}}$ 로 나누기, [PAD] 마스크, 소프트맥스, 가중합, 헤드 합치기, 출력 투영,
-잔차 연결 + LayerNorm, GELU 피드포워드, 잔차 연결 + LayerNorm까지 모든 중간값을
-:class:`LayerSteps` 에 담아 돌려줍니다. 크기는 모두 ``model.config`` 에서 읽으므로
+코드 번호 ``layer`` 인 층(본문의 ``layer + 1`` 층)의 입력 ``hidden_states[layer]`` 에서 출발해
+3장의 1~8단계(Q·K·V 투영, 헤드로 나누기, 점수 $QK^\\top$ 를 $\\sqrt{d_k}$ 로 나누기, [PAD] 마스크,
+소프트맥스, 가중합·헤드 합치기·출력 투영, 잔차 연결 + LayerNorm, GELU 피드포워드 + 잔차 연결 + LayerNorm)의
+모든 중간값을 :class:`LayerSteps` 에 담아 돌려줍니다. 크기는 모두 ``model.config`` 에서 읽으므로
 미니 BERT, mBERT, KLUE BERT 어느 것에나 쓸 수 있습니다.
+
+기호는 3장과 용어집을 따릅니다: B = 문장 수, T = 토큰 수(패딩 포함), H = 은닉 크기(``hidden_size``),
+A = 헤드 수, d_k = H / A = 헤드 크기, d_ff = ``intermediate_size``.
 
 예::
 
@@ -44,56 +47,56 @@ __all__ = [
 class LayerSteps:
     """인코더 층 하나를 손으로 계산한 모든 중간값 (3장).
 
-    모양 기호: B = 문장 수, T = 토큰 수(패딩 포함), D = ``hidden_size``,
-    H = 헤드 수, d = 헤드 크기(D / H), F = ``intermediate_size``.
+    모양 기호(3장과 같음): B = 문장 수, T = 토큰 수(패딩 포함), H = 은닉 크기(``hidden_size``),
+    A = 헤드 수, d_k = H / A = 헤드 크기, d_ff = ``intermediate_size``.
     """
 
     layer: int
-    """층 번호 ℓ (0부터)."""
+    """코드의 층 번호 (0부터; 본문의 ``layer + 1`` 층)."""
     num_heads: int
-    """헤드 수 H."""
+    """헤드 수 A."""
     head_size: int
-    """헤드 크기 d = D / H. 점수를 나누는 값은 $\\sqrt{d}$ 입니다."""
+    """헤드 크기 d_k = H / A. 점수를 나누는 값은 $\\sqrt{d_k}$ 입니다."""
     x: Tensor
-    """층의 입력 ``hidden_states[ℓ]``, [B, T, D]."""
+    """층의 입력 ``hidden_states[layer]``, [B, T, H]."""
     q: Tensor
-    """$Q = XW_Q + b_Q$, [B, T, D]."""
+    """1단계: $Q = XW_Q + b_Q$, [B, T, H]."""
     k: Tensor
-    """$K = XW_K + b_K$, [B, T, D]."""
+    """1단계: $K = XW_K + b_K$, [B, T, H]."""
     v: Tensor
-    """$V = XW_V + b_V$, [B, T, D]."""
+    """1단계: $V = XW_V + b_V$, [B, T, H]."""
     q_heads: Tensor
-    """헤드로 나눈 Q, [B, H, T, d]."""
+    """2단계: 헤드로 나눈 Q, [B, A, T, d_k]."""
     k_heads: Tensor
-    """헤드로 나눈 K, [B, H, T, d]."""
+    """2단계: 헤드로 나눈 K, [B, A, T, d_k]."""
     v_heads: Tensor
-    """헤드로 나눈 V, [B, H, T, d]."""
+    """2단계: 헤드로 나눈 V, [B, A, T, d_k]."""
     scores: Tensor
-    """$QK^T$, [B, H, T, T]."""
+    """3단계: $QK^\\top$, [B, A, T, T]."""
     scaled: Tensor
-    """$QK^T/\\sqrt{d}$, [B, H, T, T]."""
+    """3단계: $QK^\\top/\\sqrt{d_k}$, [B, A, T, T]."""
     mask: Tensor
-    """덧셈 마스크: 실제 토큰 0, [PAD] 키는 dtype의 최솟값, [B, 1, 1, T]."""
+    """4단계: 덧셈 마스크(실제 토큰 0, [PAD] 키는 ``torch.finfo(dtype).min``), [B, 1, 1, T]."""
     masked: Tensor
-    """마스크를 더한 점수, [B, H, T, T]."""
+    """4단계: 마스크를 더한 점수, [B, A, T, T]."""
     weights: Tensor
-    """소프트맥스 어텐션 가중치(행의 합 1), [B, H, T, T] = ``outputs.attentions[ℓ]``."""
+    """5단계: 소프트맥스 어텐션 가중치 P(행의 합 1), [B, A, T, T] = ``outputs.attentions[layer]``."""
     context_heads: Tensor
-    """헤드별 가중합 $AV$, [B, H, T, d]."""
+    """6단계: 헤드별 가중합 $PV$, [B, A, T, d_k]."""
     context: Tensor
-    """헤드를 다시 이어 붙인 결과, [B, T, D]."""
+    """6단계: 헤드를 다시 이어 붙인 결과, [B, T, H]."""
     attn_output: Tensor
-    """출력 투영 $W_O$ 를 거친 결과, [B, T, D]."""
+    """6단계: 출력 투영 $W_O$ 를 거친 결과, [B, T, H]."""
     attn_norm: Tensor
-    """잔차 연결 + LayerNorm: LN(x + attn_output), [B, T, D]."""
+    """7단계: 잔차 연결 + LayerNorm, LN(x + attn_output), [B, T, H]."""
     ffn_hidden: Tensor
-    """피드포워드 첫 선형층(활성화 전), [B, T, F]."""
+    """8단계: 피드포워드 첫 선형층(활성화 전), [B, T, d_ff]."""
     ffn_act: Tensor
-    """GELU를 지난 값, [B, T, F]."""
+    """8단계: GELU를 지난 값, [B, T, d_ff]."""
     ffn_output: Tensor
-    """피드포워드 둘째 선형층, [B, T, D]."""
+    """8단계: 피드포워드 둘째 선형층, [B, T, H]."""
     output: Tensor
-    """잔차 연결 + LayerNorm: 층의 출력 = ``hidden_states[ℓ+1]``, [B, T, D]."""
+    """8단계: 잔차 연결 + LayerNorm, 곧 층의 출력 = ``hidden_states[layer + 1]``, [B, T, H]."""
 
     def shapes(self) -> dict[str, tuple[int, ...]]:
         """텐서 중간값마다 이름 → 모양 사전을 돌려줍니다 (표로 보여 주기 좋게)."""
@@ -192,42 +195,65 @@ def _check_mask(attention_mask, hidden: Tensor) -> Tensor:
 
 
 def split_heads(x: Tensor, num_heads: int) -> Tensor:
-    """[B, T, D] → [B, H, T, D/H]: 마지막 차원을 헤드 H개로 나눕니다. (3장)"""
+    """[B, T, H] → [B, A, T, d_k]: 헤드 A개로 나눕니다(d_k = H/A). (3장 2단계)
+
+    헤드 h는 열 h·d_k부터 (h+1)·d_k − 1까지를 가져갑니다.
+    ``view`` 는 값을 복사하지 않고 같은 수들을 [B, T, A, d_k]로
+    다시 읽을 뿐이고, ``transpose(1, 2)`` 는 헤드 축을 토큰 축 앞으로
+    옮겨 헤드마다 [T, d_k] 행렬 하나가 되게 합니다.
+    """
     if x.dim() != 3:
-        raise ValueError(f"split_heads 는 [B, T, D] 텐서를 받습니다 (받은 모양: {tuple(x.shape)}).")
+        raise ValueError(f"split_heads 는 [B, T, H] 텐서를 받습니다 "
+                         f"(받은 모양: {tuple(x.shape)}).")
     batch, length, dim = x.shape
     if num_heads <= 0 or dim % num_heads:
-        raise ValueError(f"차원 {dim} 을(를) 헤드 {num_heads}개로 똑같이 나눌 수 없습니다.")
+        raise ValueError(f"차원 {dim} 을(를) 헤드 {num_heads}개로 "
+                         "똑같이 나눌 수 없습니다.")
     return x.view(batch, length, num_heads, dim // num_heads).transpose(1, 2)
 
 
 def merge_heads(x: Tensor) -> Tensor:
-    """[B, H, T, d] → [B, T, H·d]: 헤드별 결과를 다시 이어 붙입니다. (3장)"""
+    """[B, A, T, d_k] → [B, T, H]: 헤드별 결과를 이어 붙입니다. (3장 6단계)
+
+    :func:`split_heads` 를 거꾸로 합니다. ``transpose(1, 2)`` 로 토큰
+    축을 다시 앞으로 옮기고, ``reshape`` 로 헤드 A개의 d_k 차원을 한
+    줄로 잇습니다(헤드 0의 열이 맨 앞).
+    """
     if x.dim() != 4:
-        raise ValueError(f"merge_heads 는 [B, H, T, d] 텐서를 받습니다 (받은 모양: {tuple(x.shape)}).")
+        raise ValueError(f"merge_heads 는 [B, A, T, d_k] 텐서를 받습니다 "
+                         f"(받은 모양: {tuple(x.shape)}).")
     batch, heads, length, size = x.shape
     return x.transpose(1, 2).reshape(batch, length, heads * size)
 
 
-def additive_mask(attention_mask: Tensor, dtype: torch.dtype = torch.float32) -> Tensor:
-    """[B, T]의 0/1 마스크를 점수에 더할 [B, 1, 1, T] 마스크로 바꿉니다. (3장)
+def additive_mask(attention_mask: Tensor,
+                  dtype: torch.dtype = torch.float32) -> Tensor:
+    """[B, T]의 0/1 마스크를 [B, 1, 1, T] 덧셈 마스크 M으로. (3장 4단계)
 
-    실제 토큰(1)은 0, [PAD](0)는 ``torch.finfo(dtype).min`` 이 됩니다. transformers도 같은
-    값을 씁니다: $-\\infty$ 와 달리 모든 키가 가려져도 NaN이 나오지 않고, 실제 점수에 더하면
-    사실상 최솟값이 되어 소프트맥스 뒤 가중치가 정확히 0이 됩니다.
+    키 j가 실제 토큰(1)이면 M의 j열은 0이고, [PAD](0)이면
+    ``torch.finfo(dtype).min``, 곧 그 자료형이 나타낼 수 있는 가장
+    작은 유한한 수입니다. 가운데 두 축(헤드, 질의)은 크기가 1이라
+    [B, A, T, T] 점수에 더할 때 브로드캐스팅으로 퍼집니다.
+    transformers도 같은 값을 씁니다. −∞와 달리 모든 키가 가려져도
+    NaN이 나오지 않고, 보통 크기의 점수에 더해도 그 최솟값 그대로라서
+    소프트맥스 뒤 가중치가 정확히 0이 됩니다.
     """
     if attention_mask.dim() != 2:
-        raise ValueError(
-            f"attention_mask 는 [B, T] 모양이어야 합니다 (받은 모양: {tuple(attention_mask.shape)})."
-        )
+        raise ValueError(f"attention_mask 는 [B, T] 모양이어야 합니다 "
+                         f"(받은 모양: {tuple(attention_mask.shape)}).")
     keep = attention_mask.to(torch.bool)[:, None, None, :]
     zero = torch.zeros((), dtype=dtype, device=attention_mask.device)
-    low = torch.tensor(torch.finfo(dtype).min, dtype=dtype, device=attention_mask.device)
+    low = torch.tensor(torch.finfo(dtype).min, dtype=dtype,
+                       device=attention_mask.device)
     return torch.where(keep, zero, low)
 
 
 def gelu(x: Tensor) -> Tensor:
-    """BERT의 ``"gelu"``: $x\\,\\Phi(x) = \\tfrac{x}{2}\\,(1 + \\mathrm{erf}(x/\\sqrt{2}))$ (정확한 erf 형태). (3장)"""
+    """BERT의 ``"gelu"``: x·Φ(x) = x/2 · (1 + erf(x/√2)). (3장 8단계)
+
+    tanh 근사가 아닌 정확한 erf 형태이고, Φ는 표준정규분포의
+    누적분포함수입니다.
+    """
     return 0.5 * x * (1.0 + torch.erf(x / math.sqrt(2.0)))
 
 
@@ -254,7 +280,13 @@ def _activation(config):
 
 
 def layer_norm(x: Tensor, weight: Tensor, bias: Tensor, eps: float) -> Tensor:
-    """마지막 차원에 대한 LayerNorm: $\\gamma\\,(x-\\mu)/\\sqrt{\\sigma^2+\\epsilon} + \\beta$. (3장)"""
+    """마지막 차원의 LayerNorm: γ · (x − μ) / √(σ² + ε) + β. (3장 7·8단계)
+
+    마지막 차원은 토큰 하나의 H개 성분입니다. ``weight`` 가 γ,
+    ``bias`` 가 β, ``eps`` 가 ε(``config.layer_norm_eps``)입니다.
+    분산은 n − 1이 아니라 n으로 나누므로(``unbiased=False``)
+    ``torch.nn.functional.layer_norm`` 과 같은 값을 냅니다.
+    """
     mean = x.mean(dim=-1, keepdim=True)
     var = x.var(dim=-1, unbiased=False, keepdim=True)
     return (x - mean) / torch.sqrt(var + eps) * weight + bias
@@ -295,25 +327,25 @@ def encoder_layer(model, hidden: Tensor, layer: int, attention_mask: Tensor | No
     head_size = config.hidden_size // num_heads
     eps = config.layer_norm_eps
 
-    # 1. Q, K, V 투영
+    # 1단계: Q, K, V 투영
     q, k, v = _linear(x, sa.query), _linear(x, sa.key), _linear(x, sa.value)
-    # 2. 헤드 나누기 [B, H, T, d]
+    # 2단계: 헤드로 나누기 [B, A, T, d_k]
     qh, kh, vh = (split_heads(t, num_heads) for t in (q, k, v))
-    # 3. 점수 QKᵀ, 4. √d 로 나누기
+    # 3단계: 점수 QKᵀ를 √d_k 로 나누기
     scores = qh @ kh.transpose(-1, -2)
     scaled = scores / math.sqrt(head_size)
-    # 5. [PAD] 키에 덧셈 마스크, 6. 소프트맥스
+    # 4단계: [PAD] 키에 덧셈 마스크, 5단계: 소프트맥스
     mask = additive_mask(mask01, dtype=scaled.dtype)
     masked = scaled + mask
     weights = torch.softmax(masked, dim=-1)
-    # 7. 가중합, 8. 헤드 합치기
+    # 6단계: 가중합, 헤드 합치기, 출력 투영
     context_heads = weights @ vh
     context = merge_heads(context_heads)
-    # 9. 출력 투영, 10. 잔차 + LayerNorm
     out = block.attention.output
     attn_output = _linear(context, out.dense)
+    # 7단계: 잔차 연결 + LayerNorm
     attn_norm = layer_norm(x + attn_output, out.LayerNorm.weight, out.LayerNorm.bias, eps)
-    # 11. 피드포워드(GELU), 12. 잔차 + LayerNorm
+    # 8단계: 피드포워드(GELU), 잔차 연결 + LayerNorm
     ffn_hidden = _linear(attn_norm, block.intermediate.dense)
     ffn_act = _activation(config)(ffn_hidden)
     ffn_output = _linear(ffn_act, block.output.dense)
