@@ -1,8 +1,24 @@
 #!/usr/bin/env bash
 # 웹사이트 빌드: 모든 노트북을 번들 미니 BERT로 실행해 _build/html 에 정적 사이트를 만듭니다. 오프라인에서 돕니다.
+#   bash scripts/build-book.sh             # 강사판(풀이 포함): _build/html
+#   bash scripts/build-book.sh --student   # 학생판(풀이·강사용 쪽 없음): _build/student/html
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+if [ "${1:-}" = --student ]; then
+  export BERTLAB_MODEL=${BERTLAB_MODEL:-mini} TOKENIZERS_PARALLELISM=false MPLBACKEND=${MPLBACKEND:-Agg} HF_HUB_OFFLINE=1
+  src=_build/student-src
+  .venv/bin/python -m bertlab.course.student prepare "$src"
+  (cd "$src" && ../../.venv/bin/jupyter-book build . -W -n --keep-going)
+  rm -rf _build/student && mkdir -p _build/student
+  cp -r "$src/_build/html" _build/student/html
+  cp -r "$src/_build/jupyter_execute" _build/student/jupyter_execute
+  .venv/bin/python scripts/check_site.py _build/student/html
+  # 풀이 글이 HTML, 검색 색인, 내려받는 원본(_sources)에 남았으면 실패한다
+  .venv/bin/python -m bertlab.course.student check _build/student/html
+  echo "완료: _build/student/html/index.html"
+  exit 0
+fi
 # 서버처럼 MPLBACKEND=Agg여도 그림이 남는다: bl.setup()이 커널 안에서는 inline 백엔드를 켜고, check_site.py가 그림 셀을 확인한다
 export BERTLAB_MODEL=${BERTLAB_MODEL:-mini} TOKENIZERS_PARALLELISM=false MPLBACKEND=${MPLBACKEND:-Agg}
 if [ "${BERTLAB_MODEL}" = mini ]; then export HF_HUB_OFFLINE=1; fi

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import html
+import json
 import re
 import shutil
 import sys
@@ -57,20 +58,43 @@ def prepare(out: Path, root: Path = ROOT) -> list[Path]:
     return changed
 
 
-def solution_fingerprints(root: Path = ROOT, min_len: int = 24) -> list[str]:
-    """장의 풀이에서 학생판에 있으면 안 되는 글 조각: 풀이 코드 셀의 긴 줄, 풀이 드롭다운의 긴 문장."""
+def _solution_and_rest(root: Path = ROOT) -> tuple[list[str], str]:
+    """(풀이 조각들, 풀이가 아닌 글 전체): 풀이 코드 셀의 줄과 풀이 드롭다운의 문장, 그리고 장·페이지의 나머지 글."""
     import nbformat
 
-    found: list[str] = []
+    pieces: list[str] = []
+    rest: list[str] = [p.read_text(encoding="utf-8") for p in sorted((Path(root) / "book").glob("*.md"))]
     for path in sorted((Path(root) / "notebooks").glob(CHAPTER_GLOB)):
         nb = nbformat.read(str(path), as_version=4)
         for cell in nb.cells:
             if cell.cell_type == "code" and SOLUTION_TAG in cell.get("metadata", {}).get("tags", []):
-                found += [line.strip() for line in cell.source.splitlines() if len(line.strip()) >= min_len
-                          and not line.strip().startswith("#")]
+                pieces += [line.strip() for line in cell.source.splitlines() if not line.strip().startswith("#")]
             elif cell.cell_type == "markdown":
-                found += [s for s in _dropdown_sentences(cell.source) if len(s) >= min_len]
-    return sorted(set(found))
+                sentences = _dropdown_sentences(cell.source)
+                pieces += sentences
+                text = cell.source
+                for sentence in sentences:
+                    text = text.replace(sentence, "")
+                rest.append(text)
+            else:
+                rest.append(cell.source)
+    return pieces, "\n".join(rest)
+
+
+def solution_fingerprints(root: Path = ROOT, min_len: int = 24) -> list[str]:
+    """장의 풀이에서 학생판에 있으면 안 되는 글 조각: 풀이 코드 셀의 긴 줄과 풀이 드롭다운의 긴 문장 가운데 풀이 밖에는 없는 것."""
+    pieces, rest = _solution_and_rest(root)
+    squeezed = " ".join(rest.split())
+    return sorted({p for p in pieces if len(p) >= min_len and " ".join(p.split()) not in squeezed})
+
+
+_WORD = re.compile(r"[가-힣]{2,}|[A-Za-z_][A-Za-z0-9_]{3,}")
+
+
+def solution_words(root: Path = ROOT) -> set[str]:
+    """풀이에만 나오는 낱말(한글 두 글자 이상, 식별자 네 글자 이상): 학생판의 검색 색인에 있으면 안 된다."""
+    pieces, rest = _solution_and_rest(root)
+    return {w for p in pieces for w in _WORD.findall(p)} - set(_WORD.findall(rest))
 
 
 def _dropdown_sentences(text: str) -> list[str]:
@@ -97,7 +121,7 @@ def _dropdown_sentences(text: str) -> list[str]:
 def _site_texts(site: Path):
     for path in sorted(Path(site).rglob("*")):
         if path.suffix in {".html", ".js", ".txt", ".ipynb", ".md"} and path.is_file():
-            if "_static" in path.parts and path.name != "searchindex.js":
+            if "_static" in path.parts or path.name == "searchindex.js":
                 continue
             text = path.read_text(encoding="utf-8", errors="replace")
             if path.suffix == ".html":
@@ -105,8 +129,18 @@ def _site_texts(site: Path):
             yield path.relative_to(site).as_posix(), text
 
 
+def _index_terms(site: Path) -> set[str]:
+    path = Path(site) / "searchindex.js"
+    if not path.exists():
+        return set()
+    text = path.read_text(encoding="utf-8")
+    data = json.loads(text[text.index("(") + 1 : text.rindex(")")])
+    terms = set(data.get("terms", {})) | set(data.get("titleterms", {}))
+    return {t.lower() for t in terms}
+
+
 def check(site: Path, root: Path = ROOT) -> dict[str, list[str]]:
-    """{파일: [남아 있는 풀이 조각, ...]} — HTML 쪽, 검색 색인(searchindex.js), 내려받는 원본(_sources)."""
+    """{파일: [남아 있는 풀이 조각, ...]} — HTML 쪽과 내려받는 원본(_sources)의 풀이 줄·문장, 검색 색인의 풀이에만 있는 낱말."""
     fingerprints = solution_fingerprints(root)
     found: dict[str, list[str]] = {}
     for name, text in _site_texts(site):
@@ -114,6 +148,9 @@ def check(site: Path, root: Path = ROOT) -> dict[str, list[str]]:
         hits = [f for f in fingerprints if " ".join(f.split()) in squeezed]
         if hits:
             found[name] = hits[:3]
+    words = sorted(w for w in solution_words(root) if w.lower() in _index_terms(site))
+    if words:
+        found["searchindex.js"] = words[:5]
     return found
 
 
