@@ -470,6 +470,26 @@ def encode(tokenizer, text, text_pair=None, *, model=None, truncate: bool = Fals
     return enc
 
 
+def _size_table_class():
+    import pandas as pd
+
+    class SizeTable(pd.DataFrame):
+        """`describe`의 표: 보통 DataFrame이고, 노트북에서는 큰 수에 천 단위 쉼표를 넣어 보여 줍니다(5,694,720)."""
+
+        @property
+        def _constructor(self):
+            return pd.DataFrame
+
+        def _repr_html_(self):
+            return self.style.format("{:,}")._repr_html_()
+
+    return SizeTable
+
+
+def _SizeTable(*args, **kwargs):
+    return _size_table_class()(*args, **kwargs)
+
+
 def describe(model) -> "pandas.DataFrame":  # noqa: F821
     """모델 크기를 한 줄 표로: 층 수, 헤드 수, 은닉 크기, 헤드당 크기, 어휘 수, 최대 길이, 파라미터 수."""
     import pandas as pd
@@ -478,7 +498,7 @@ def describe(model) -> "pandas.DataFrame":  # noqa: F821
     if config is None or not hasattr(config, "num_hidden_layers"):
         raise TypeError(f"BERT 모델(transformers PreTrainedModel)이 필요합니다 (받은 값: {type(model).__name__}).")
     n_params = sum(p.numel() for p in model.parameters())
-    return pd.DataFrame(
+    return _SizeTable(
         [
             {
                 "층 수": config.num_hidden_layers,

@@ -7,7 +7,8 @@
   1. `glue(` 호출, 글 도구 import(`bertlab.course.prose`, `myst_nb`)
   2. 쪽의 글을 다듬는 도우미 호출: `josa(`, `pct(`, `pp(`, `num(`, `lr_text(`, `bl.korean.`
   3. 시험 장치: `os.environ`, `BERTLAB_FAST`, `ACC_FLOOR`, `IS_MINI`
-  4. 본문 문장을 담는 이름(`*_story`, `*_verdict`, `*_note`, `*_sentence`, `*_text`)에 값을 넣거나 덧붙이는 문장
+  4. 본문 문장을 담는 이름(`*_story`, `*_verdict`, `*_note`, `*_sentence`, `*_text`)에 **한글이 든 글자열**(따옴표 글이나
+     f-문자열)을 넣거나 덧붙이는 문장(가르치는 변수 `my_sentence = "…"`처럼 학생이 바꿔 넣는 예문은 그 이름이 `my_`로 시작하면 뺌)
 가르치는 계산과 표·그림, assert는 배관이 아닙니다. 목표(이슈 30): 장마다 10 % 이하.
 """
 
@@ -59,8 +60,13 @@ def _statements(src: str) -> list[tuple[int, int, str]]:
     return out
 
 
+_HANGUL_STRING = re.compile(r"""[fF]?(["'])[^"'\n]*[가-힣][^"'\n]*\1""")
+
+
 def is_plumbing(statement: str) -> bool:
-    return bool(_CALLS.search(statement) or _SWITCH.search(statement) or _PROSE_NAME.match(statement))
+    named = _PROSE_NAME.match(statement)
+    prose_name = bool(named) and not named.group(1).startswith("my_") and bool(_HANGUL_STRING.search(statement))
+    return bool(_CALLS.search(statement) or _SWITCH.search(statement) or prose_name)
 
 
 def share(path: Path) -> tuple[int, int]:
