@@ -29,9 +29,15 @@ class SenseVector(NamedTuple):
 
 
 @torch.no_grad()
-def sense_vectors(bert, tokenizer, rows: list[dict]) -> list[SenseVector]:
-    """동음이의어 문장마다 `SenseVector`를 한 번의 실행으로 모읍니다(모든 층을 함께)."""
+def sense_vectors(bert, tokenizer, rows: list[dict], batch_size: int | None = None) -> list[SenseVector]:
+    """동음이의어 문장마다 `SenseVector`를 한 번의 실행으로 모읍니다(모든 층을 함께).
+
+    기본은 문장을 하나씩 실행합니다. `batch_size`를 주면 문장을 그만큼씩 묶어 패딩한 배치로 실행합니다([PAD]는 어텐션
+    마스크가 가리므로 값은 하나씩 실행한 것과 반올림 오차 안에서 같고, 문장이 많으면 훨씬 빠릅니다).
+    """
     bert.eval()
+    if batch_size is not None:
+        return _sense_vectors_batched(bert, tokenizer, rows, batch_size)
     out = []
     for r in rows:
         enc = tokenizer(r["sentence"], return_tensors="pt", return_offsets_mapping=True)
@@ -39,6 +45,21 @@ def sense_vectors(bert, tokenizer, rows: list[dict]) -> list[SenseVector]:
         pos = word_token_index(r["sentence"], r["word"], offsets)
         hidden = bert(**enc, output_hidden_states=True).hidden_states
         out.append(SenseVector(r["word"], r["sense"], torch.stack([h[0, pos] for h in hidden]), int(enc["input_ids"][0, pos + 1])))
+    return out
+
+
+def _sense_vectors_batched(bert, tokenizer, rows: list[dict], batch_size: int) -> list[SenseVector]:
+    if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size < 1:
+        raise ValueError(f"batch_size는 1 이상의 정수여야 합니다 (받은 값: {batch_size!r}).")
+    out = []
+    for start in range(0, len(rows), batch_size):
+        chunk = rows[start : start + batch_size]
+        enc = tokenizer([r["sentence"] for r in chunk], padding=True, return_tensors="pt", return_offsets_mapping=True)
+        offsets = enc.pop("offset_mapping")
+        hidden = torch.stack(bert(**enc, output_hidden_states=True).hidden_states, dim=1)  # [문장, 층 수 + 1, 길이, 은닉]
+        for i, r in enumerate(chunk):
+            pos = word_token_index(r["sentence"], r["word"], offsets[i])
+            out.append(SenseVector(r["word"], r["sense"], hidden[i, :, pos].clone(), int(enc["input_ids"][i, pos + 1])))
     return out
 
 
