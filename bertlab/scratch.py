@@ -4,12 +4,13 @@ transformers의 `BertModel`과 같은 계산을 하되, 읽기 쉽게 이름을 
 
     Config → Embeddings → SelfAttention → Layer(어텐션 + FFN, 각각 잔차 + LayerNorm) → Encoder → Pooler → Bert
 
-원래 강의 자료(세미나 노트)의 구현과 다른 점: FFN의 활성화는 ReLU가 아니라 GELU(erf 정확식)이고,
+흔히 잘못 구현하는 방식과 다른 점: FFN의 활성화는 ReLU가 아니라 GELU(erf 정확식)이고,
 잔차 연결은 출력 투영과 드롭아웃 *뒤에* 더한 다음 LayerNorm을 적용하며(post-LN),
 어텐션 마스크는 0/1을 그대로 더하지 않고 가릴 곳에 큰 음수를 더합니다.
 
 `Bert.from_transformers(hf_model)`은 transformers 모델의 가중치를 이름 대응표로 옮겨 담고,
-`PreTraining`은 그 위에 사전학습의 두 과제(MLM, NSP)를 위한 머리를 얹은 모델입니다.
+`PreTraining`은 그 위에 사전학습의 두 과제(MLM, NSP)를 위한 헤드를 얹은 모델입니다.
+`mask_tokens`는 MLM의 입력과 라벨을 만듭니다(7장이 설명하고, 미니 BERT 공장의 사전학습도 이 함수를 씁니다).
 """
 
 from __future__ import annotations
@@ -164,7 +165,9 @@ class Bert(nn.Module):
         self.apply(self._init_weights)
 
     @staticmethod
-    def _init_weights(module: nn.Module) -> None:  # BERT의 초기화: 정규분포(표준편차 0.02), 편향 0
+    def _init_weights(module: nn.Module) -> None:
+        # transformers와 같은 초기화: 정규분포(평균 0, 표준편차 0.02), 편향 0. LayerNorm은 PyTorch 기본값(1과 0).
+        # 원래 BERT(TensorFlow)는 같은 표준편차의 잘린 정규분포(truncated normal)를 썼다.
         if isinstance(module, (nn.Linear, nn.Embedding)):
             nn.init.normal_(module.weight, std=0.02)
         if isinstance(module, nn.Linear) and module.bias is not None:
@@ -260,16 +263,16 @@ def load_weights(model: Bert, source) -> Bert:
 
 
 # ---------------------------------------------------------------------------
-# 사전학습 머리: MLM(가린 토큰 맞히기)과 NSP(다음 문장인지 맞히기)
+# 사전학습 헤드: MLM(가린 토큰 맞히기)과 NSP(다음 문장인지 맞히기)
 # ---------------------------------------------------------------------------
 
 
 class PreTraining(nn.Module):
-    """사전학습용 모델: `Bert` 위에 두 머리.
+    """사전학습용 모델: `Bert` 위에 두 헤드.
 
-    - MLM 머리: 선형 → GELU → LayerNorm → 어휘 점수. 어휘 점수를 내는 가중치는 토큰 임베딩 행렬을
+    - MLM 헤드: 선형 → GELU → LayerNorm → 어휘 점수. 어휘 점수를 내는 가중치는 토큰 임베딩 행렬을
       그대로 다시 씁니다(가중치 공유, weight tying).
-    - NSP 머리: 풀러 출력 → 점수 2개 (0 = B가 A의 다음 문장, 1 = 무작위 문장; transformers와 같은 약속).
+    - NSP 헤드: 풀러 출력 → 점수 2개 (0 = B가 A의 다음 문장, 1 = 무작위 문장; transformers와 같은 약속).
     """
 
     def __init__(self, c: Config):
@@ -293,7 +296,7 @@ class PreTraining(nn.Module):
 
     @classmethod
     def from_transformers(cls, hf_model) -> "PreTraining":
-        """transformers `BertForPreTraining`에서 본체와 두 머리의 가중치를 모두 가져옵니다."""
+        """transformers `BertForPreTraining`에서 본체와 두 헤드의 가중치를 모두 가져옵니다."""
         model = cls(Config.from_hf(hf_model.config))
         load_weights(model.bert, hf_model)
         sd = hf_model.state_dict()
@@ -308,7 +311,7 @@ class PreTraining(nn.Module):
         }
         missing = [t for t in mapping.values() if t not in sd]
         if missing:
-            raise ValueError(f"사전학습 머리 가중치가 없습니다 (예: {missing[:2]}). BertForPreTraining 모델을 주세요.")
+            raise ValueError(f"사전학습 헤드 가중치가 없습니다 (예: {missing[:2]}). BertForPreTraining 모델을 주세요.")
         decoder = sd.get("cls.predictions.decoder.weight")
         if decoder is not None and not torch.equal(decoder, sd["bert.embeddings.word_embeddings.weight"]):
             raise ValueError("이 모델은 MLM 출력 가중치를 토큰 임베딩과 공유하지 않습니다 (tie_word_embeddings=False).")
@@ -319,3 +322,66 @@ class PreTraining(nn.Module):
                     raise ValueError(f"모양이 맞지 않습니다: {t} 원본 {tuple(sd[t].shape)} ≠ 우리 {tuple(ours[o].shape)}")
                 ours[o].copy_(sd[t])
         return model.eval()
+
+
+# ---------------------------------------------------------------------------
+# MLM 입력 만들기: 가릴 자리를 고르고 80/10/10으로 바꾸기
+# ---------------------------------------------------------------------------
+
+
+def mask_tokens(
+    input_ids: torch.Tensor,
+    tokenizer,
+    generator: torch.Generator,
+    prob: float = 0.15,
+    all_mask: bool = False,
+    continuation: torch.Tensor | None = None,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """MLM 마스킹. 특수 토큰이 아닌 위치의 `prob`를 고르고, 고른 위치를 80 % [MASK], 10 % 무작위, 10 % 그대로.
+
+    `all_mask=True`면 고른 위치를 모두 [MASK]로 바꿉니다(평가용). 돌려주는 labels는 고르지 않은 곳이 -100.
+    `continuation`(어휘 id마다 '##' 조각인지를 담은 bool 텐서, `continuation_ids`)을 주면 통단어 마스킹:
+    단어(첫 조각 + 뒤따르는 ## 조각들)를 `prob`의 확률로 통째로 고릅니다. 한국어에서는 '다리 ##를'처럼
+    어절이 통째로 가려지므로, 모델이 붙어 있는 조사 대신 문장의 다른 말에서 단서를 찾아야 합니다.
+    """
+    special = torch.tensor(tokenizer.all_special_ids)
+    candidates = ~torch.isin(input_ids, special)
+    draw = torch.rand(input_ids.shape, generator=generator) < prob
+    if continuation is None:
+        selected = draw & candidates
+        starts = candidates
+    else:
+        is_cont = continuation[input_ids] & candidates
+        word = torch.cumsum((~is_cont).long(), dim=1)  # 같은 단어의 조각은 같은 번호
+        starts = ~is_cont & candidates
+        # 단어 번호마다 첫 조각의 추첨 결과를 모아(## 조각은 0을 더함) 같은 단어의 모든 조각에 나눠 준다
+        chosen = torch.zeros(input_ids.shape[0], input_ids.shape[1] + 1, dtype=torch.long)
+        chosen.scatter_add_(1, word, (draw & starts).long())
+        selected = chosen.gather(1, word).bool() & candidates
+    # 문장마다 최소 한 위치는 고른다
+    none = selected.sum(1) == 0
+    if none.any():
+        for row in torch.nonzero(none).flatten().tolist():
+            cand = torch.nonzero(starts[row]).flatten()
+            if len(cand):
+                pick = cand[torch.randint(len(cand), (1,), generator=generator)]
+                if continuation is None:
+                    selected[row, pick] = True
+                else:
+                    selected[row] = (word[row] == word[row, pick]) & candidates[row]
+    labels = torch.where(selected, input_ids, torch.full_like(input_ids, -100))
+    inputs = input_ids.clone()
+    if all_mask:
+        inputs[selected] = tokenizer.mask_token_id
+        return inputs, labels
+    r = torch.rand(input_ids.shape, generator=generator)
+    inputs[selected & (r < 0.8)] = tokenizer.mask_token_id
+    random_pos = selected & (r >= 0.8) & (r < 0.9)
+    inputs[random_pos] = torch.randint(len(special), len(tokenizer), (int(random_pos.sum()),), generator=generator)
+    return inputs, labels
+
+
+def continuation_ids(tokenizer) -> torch.Tensor:
+    """어휘 id마다 WordPiece 이어 붙는 조각('##'로 시작)인지: 통단어 마스킹(`mask_tokens`)에 씁니다."""
+    tokens = tokenizer.convert_ids_to_tokens(list(range(len(tokenizer))))
+    return torch.tensor([t.startswith("##") for t in tokens])

@@ -1,4 +1,4 @@
-"""문장 분류 파인튜닝: 데이터 로더, 학습 루프, 평가 (6장 '파인튜닝: 문장 분류'에서 만들고 설명합니다).
+"""문장 분류 파인튜닝: 데이터 로더, 학습 루프, 평가, 짝지은 비교 (6장 '파인튜닝: 문장 분류'에서 만들고 설명합니다).
 
     tokenizer, model = load_classifier(num_labels=2)
     train_loader = make_loader(tokenizer, data["train"], batch_size=32, shuffle=True)
@@ -6,8 +6,10 @@
     report = evaluate(model, make_loader(tokenizer, data["test"]))
     report.accuracy, report.confusion
 
-학습은 AdamW(편향과 LayerNorm에는 가중치 감쇠를 걸지 않음) + 선형 워밍업·학습률 감소 스케줄이고,
-시드를 고정하면 같은 컴퓨터에서 같은 결과가 나옵니다. CUDA GPU가 있으면 GPU에서 돕니다.
+한 에포크는 `train_epoch`(6장이 한 줄씩 설명하는 루프)이고, `train_classifier`가 그 둘레에서 검증, 가장 좋은 에포크로
+되돌리기, 일찍 멈추기, 기록을 맡습니다. 학습은 AdamW(편향과 LayerNorm에는 가중치 감쇠를 걸지 않음) + 선형 워밍업·학습률
+감소 스케줄이고, 시드를 고정하면 같은 컴퓨터에서 같은 결과가 나옵니다. CUDA GPU가 있으면 GPU에서 돕니다.
+두 분류기를 같은 문장들로 채점했으면 `mcnemar(a_correct, b_correct)`로 차이가 우연인지 봅니다.
 """
 
 from __future__ import annotations
@@ -16,12 +18,12 @@ import math
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 import torch
-from tqdm.std import tqdm
 
 from . import models
 
@@ -191,12 +193,15 @@ def make_loader(
     max_length: int = 64,
     shuffle: bool = False,
     bucket: bool = False,
+    sort_by_length: bool = False,
     seed: int = 0,
 ) -> torch.utils.data.DataLoader:
     """`text`, `label` 열이 있는 DataFrame(또는 문장 목록과 라벨 목록)을 DataLoader로 만듭니다.
 
     ``shuffle=True``면 시드 ``seed``의 생성기로 섞으므로 순서가 매번 같습니다. ``bucket=True``(``shuffle=True``와 함께)면
     길이가 비슷한 문장끼리 배치를 만들어(`LengthBuckets`) [PAD]를 줄입니다.
+    ``sort_by_length=True``(평가용, ``shuffle=False``와 함께)면 문장을 길이순으로 묶어 [PAD]를 줄이고, 원래 순서를
+    ``loader.order``에 남깁니다. `evaluate`와 `predict_logits`는 결과를 원래 문장 순서로 되돌려 돌려줍니다.
     """
     if isinstance(data, pd.DataFrame):
         if "text" not in data.columns:
@@ -214,9 +219,17 @@ def make_loader(
         raise ValueError("문장이 하나도 없습니다.")
     if bucket and not shuffle:
         raise ValueError("bucket=True는 학습용 로더(shuffle=True)에서만 씁니다.")
+    if sort_by_length and shuffle:
+        raise ValueError("sort_by_length=True는 평가용 로더(shuffle=False)에서만 씁니다. 학습용은 bucket=True를 쓰세요.")
     items = list(zip(texts, labels if labels is not None else [None] * len(texts)))
     generator = torch.Generator().manual_seed(seed) if shuffle else None
     collate = Collator(tokenizer, max_length)
+    if sort_by_length:
+        lengths = [len(ids) for ids in tokenizer(texts, truncation=True, max_length=max_length)["input_ids"]]
+        order = np.argsort(lengths, kind="stable")
+        loader = torch.utils.data.DataLoader([items[i] for i in order], batch_size, collate_fn=collate)
+        loader.order = order  # 로더의 i번째 문장 = 원래의 order[i]번째 문장
+        return loader
     if not bucket:
         return torch.utils.data.DataLoader(items, batch_size, shuffle=shuffle, generator=generator, collate_fn=collate)
     lengths = [len(ids) for ids in tokenizer(texts, truncation=True, max_length=max_length)["input_ids"]]
@@ -229,14 +242,15 @@ def make_loader(
 
 @dataclass
 class TrainResult:
-    """`train_classifier`의 결과: 스텝별 기록, 에포크별 기록, 걸린 시간(초)."""
+    """`train_classifier`의 결과: 스텝별 기록, 에포크별 기록, 걸린 시간(초), 에포크마다의 검증 결과."""
 
-    history: pd.DataFrame  # step, epoch, loss, lr
+    history: pd.DataFrame  # step, epoch, loss, lr (그 스텝에 쓴 학습률)
     epochs: pd.DataFrame  # epoch, train_loss, (val_loss, val_accuracy)
     seconds: float
     device: str = "cpu"
     steps: int = 0
     best_epoch: int | None = None  # keep_best=True일 때 되돌린 가중치의 에포크
+    val_reports: list = field(default_factory=list)  # 에포크마다 검증 세트의 EvalResult (문장별 예측 포함)
 
 
 def linear_schedule(step: int, *, total_steps: int, warmup_steps: int) -> float:
@@ -257,6 +271,29 @@ def make_optimizer(model, *, lr: float, weight_decay: float = 0.01) -> torch.opt
     return torch.optim.AdamW([g for g in groups if g["params"]], lr=lr)
 
 
+def train_epoch(model, loader, optimizer, scheduler=None, *, clip=1.0, device=None, log=None) -> float:
+    """학습 세트를 한 번 훑습니다(한 에포크). 배치마다 한 스텝을 밟고 스텝 손실의 평균을 돌려줍니다.
+    ``log``에 리스트를 주면 스텝마다 (손실, 그 스텝에 쓴 학습률)을 덧붙입니다."""
+    device = device or next(model.parameters()).device
+    model.train()                                   # 드롭아웃을 켠다
+    losses = []
+    for batch in loader:
+        batch = {k: v.to(device) for k, v in batch.items()}
+        loss = model(**batch).loss                  # 순전파: labels가 있으면 교차 엔트로피까지
+        optimizer.zero_grad()                       # 지난 스텝의 기울기를 지운다
+        loss.backward()                             # 역전파: 모든 파라미터의 기울기
+        if clip is not None:                        # 기울기 전체의 노름을 clip 이하로
+            torch.nn.utils.clip_grad_norm_(model.parameters(), clip)
+        lr = optimizer.param_groups[0]["lr"]
+        optimizer.step()                            # AdamW 한 걸음
+        if scheduler is not None:
+            scheduler.step()                        # 다음 스텝의 학습률(워밍업, 학습률 감소)
+        losses.append(loss.item())
+        if log is not None:
+            log.append((losses[-1], lr))
+    return sum(losses) / len(losses)
+
+
 def train_classifier(
     model,
     train_loader: torch.utils.data.DataLoader,
@@ -271,16 +308,16 @@ def train_classifier(
     patience: int | None = None,
     seed: int = 0,
     device: str | torch.device | None = None,
-    progress: bool = True,
+    verbose: bool = True,
 ) -> TrainResult:
-    """분류 모델을 학습합니다. 진행 막대에 현재 손실을 보여 주고, 에포크마다 한 줄씩 요약을 출력합니다.
+    """분류 모델을 학습합니다: 에포크마다 `train_epoch`을 한 번 부르고, 그 둘레에서 검증, 가장 좋은 에포크로 되돌리기,
+    일찍 멈추기, 기록을 맡습니다. ``verbose=True``면 에포크마다 한 줄씩 요약을 출력합니다(진행 막대는 없음).
 
-    ``eval_loader``(검증 세트)를 주면 에포크가 끝날 때마다 검증 손실과 정확도를 잽니다.
-    ``keep_best=True``면 학습이 끝난 뒤 검증 정확도가 가장 높았던 에포크(같으면 앞의 것)의 가중치로 되돌리고,
-    ``patience``를 주면 검증 정확도가 그 에포크 수만큼 잇달아 나아지지 않을 때 일찍 멈춥니다(조기 종료).
-    학습률 스케줄은 언제나 ``epochs`` 전체를 기준으로 짭니다.
+    ``eval_loader``(검증 세트)를 주면 에포크가 끝날 때마다 검증 손실과 정확도를 재고, 그 결과(문장별 예측 포함)를
+    ``val_reports``에 남깁니다. ``keep_best=True``면 학습이 끝난 뒤 검증 정확도가 가장 높았던 에포크(같으면 앞의 것)의
+    가중치로 되돌리고, ``patience``를 주면 검증 정확도가 그 에포크 수만큼 잇달아 나아지지 않을 때 일찍 멈춥니다.
+    학습률 스케줄은 언제나 ``epochs`` 전체를 기준으로 짭니다(AdamW + 선형 워밍업·학습률 감소).
     ``seed``가 드롭아웃과 (``shuffle=True``인 로더의) 섞는 순서를 정하므로, 같은 시드면 같은 결과가 나옵니다.
-    배치마다: 순전파 → 교차 엔트로피 손실 → 역전파 → 기울기 자르기 → AdamW 한 걸음 → 학습률 갱신.
     """
     if not isinstance(epochs, int) or epochs < 1:
         raise ValueError(f"epochs는 1 이상의 정수여야 합니다 (받은 값: {epochs!r}).")
@@ -301,50 +338,81 @@ def train_classifier(
     scheduler = torch.optim.lr_scheduler.LambdaLR(
         optimizer, lambda s: linear_schedule(s, total_steps=total_steps, warmup_steps=warmup_steps)
     )
-    params = [p for p in model.parameters() if p.requires_grad]
-    history, epoch_rows = [], []
+    history, epoch_rows, reports = [], [], []
     best = (-1.0, 0, None)  # (검증 정확도, 에포크, 가중치)
     start = time.perf_counter()
-    step = 0
     for epoch in range(1, epochs + 1):
-        model.train()
-        bar = tqdm(train_loader, desc=f"에포크 {epoch}/{epochs}", disable=not progress, file=sys.stdout,
-                   mininterval=1.0, ncols=90, ascii=True)
-        losses = []
-        for batch in bar:
-            batch = {k: v.to(device) for k, v in batch.items()}
-            out = model(**batch)
-            loss = out.loss
-            optimizer.zero_grad(set_to_none=True)
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(params, max_grad_norm)
-            optimizer.step()
-            scheduler.step()
-            step += 1
-            losses.append(loss.item())
-            history.append({"step": step, "epoch": epoch, "loss": losses[-1], "lr": scheduler.get_last_lr()[0]})
-            bar.set_postfix(loss=f"{losses[-1]:.3f}", refresh=False)  # 다시 그리는 것은 mininterval마다
-        bar.close()
-        row = {"epoch": epoch, "train_loss": float(np.mean(losses))}
+        log = []
+        row = {"epoch": epoch, "train_loss": train_epoch(model, train_loader, optimizer, scheduler,
+                                                          clip=max_grad_norm, device=device, log=log)}
+        history += [{"step": len(history) + i + 1, "epoch": epoch, "loss": loss, "lr": step_lr}
+                    for i, (loss, step_lr) in enumerate(log)]
         line = f"에포크 {epoch}: 학습 손실 {row['train_loss']:.4f}"
         if eval_loader is not None:
             report = evaluate(model, eval_loader, device=device)
+            reports.append(report)
             row.update(val_loss=report.loss, val_accuracy=report.accuracy)
             line += f" · 검증 손실 {report.loss:.4f} · 검증 정확도 {report.accuracy:.1%}"
+            if report.accuracy > best[0]:
+                state = {k: v.detach().clone() for k, v in model.state_dict().items()} if keep_best else None
+                best = (report.accuracy, epoch, state)
         epoch_rows.append(row)
-        if progress:
+        if verbose:
             print(line, flush=True)
-        if eval_loader is not None and report.accuracy > best[0]:
-            state = {k: v.detach().clone() for k, v in model.state_dict().items()} if keep_best else None
-            best = (report.accuracy, epoch, state)
         if patience is not None and epoch - best[1] >= patience:
             break
     if keep_best:
         model.load_state_dict(best[2])
-    seconds = time.perf_counter() - start
     model.eval()
-    best_epoch = best[1] if keep_best else None
-    return TrainResult(pd.DataFrame(history), pd.DataFrame(epoch_rows), seconds, str(device), step, best_epoch)
+    return TrainResult(pd.DataFrame(history), pd.DataFrame(epoch_rows), time.perf_counter() - start, str(device),
+                       len(history), best[1] if keep_best else None, reports)
+
+
+# -------------------- 짝지은 비교 ---------------------------------------------
+
+
+class McNemar(NamedTuple):
+    """`mcnemar`의 결과: A만 맞힌 문장 수, B만 맞힌 문장 수, 정확 이항 검정의 양쪽 p값."""
+
+    a_only: int
+    b_only: int
+    p_value: float
+
+
+def _correct_vector(values, name: str) -> np.ndarray:
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__len__"):
+        raise TypeError(f"{name}에는 문장마다 맞았는지(True/False 또는 1/0)를 담은 배열을 주세요 (받은 값: {type(values).__name__}).")
+    if isinstance(values, torch.Tensor):
+        values = values.detach().cpu().numpy()
+    arr = np.asarray(values)
+    if arr.ndim != 1:
+        raise ValueError(f"{name}은(는) 1차원 배열이어야 합니다 (받은 모양: {arr.shape}).")
+    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.bool_) or np.issubdtype(arr.dtype, np.number)):
+        raise TypeError(f"{name}에는 True/False 또는 1/0만 넣으세요 (받은 자료형: {arr.dtype}).")
+    if not np.isin(arr, (0, 1)).all():
+        raise ValueError(f"{name}에 0/1(틀림/맞음)이 아닌 값이 있습니다: 예측 라벨이나 확률이 아니라 "
+                         "'예측 == 정답'처럼 문장마다 맞았는지를 주세요.")
+    return arr.astype(bool)
+
+
+def mcnemar(a_correct, b_correct) -> McNemar:
+    """두 분류기 A, B를 **같은** 문장들로 채점했을 때의 맥니마 검정(정확 이항 검정, 양쪽).
+
+    ``a_correct[i]``, ``b_correct[i]``는 문장 i를 A, B가 맞혔는지입니다. 둘 다 맞히거나 둘 다 틀린 문장은 차이에 대해
+    아무것도 말하지 않으므로 버리고, 한쪽만 맞힌 문장 수 ``a_only``(A만)와 ``b_only``(B만)만 봅니다. 두 분류기가 같은
+    정도로 정확하다면 한쪽만 맞힌 문장 n = a_only + b_only개는 동전 던지기처럼 반반으로 갈립니다. p값은 그 가정 아래에서
+    지금만큼 또는 더 한쪽으로 치우칠 확률 ``min(1, 2 · P(Binomial(n, 1/2) ≤ min(a_only, b_only)))``이고, n = 0이면 1입니다.
+    """
+    a = _correct_vector(a_correct, "a_correct")
+    b = _correct_vector(b_correct, "b_correct")
+    if len(a) != len(b):
+        raise ValueError(f"두 분류기를 같은 문장들로 채점해야 합니다: a_correct는 {len(a)}개, b_correct는 {len(b)}개입니다.")
+    if len(a) == 0:
+        raise ValueError("채점한 문장이 하나도 없습니다.")
+    a_only, b_only = int((a & ~b).sum()), int((~a & b).sum())
+    n, k = a_only + b_only, min(a_only, b_only)
+    tail = sum(math.comb(n, i) for i in range(k + 1))  # 정수로 세어 큰 n에서도 반올림 오차가 없다
+    return McNemar(a_only, b_only, min(1.0, 2 * tail / 2**n))
 
 
 # -------------------- 평가와 예측 ----------------------------------------------
@@ -370,7 +438,7 @@ class EvalResult:
 
 @torch.no_grad()
 def predict_logits(model, loader, *, device: str | torch.device | None = None) -> tuple[torch.Tensor, torch.Tensor | None]:
-    """모든 배치의 로짓과 (있으면) 정답 라벨을 모아 돌려줍니다. 모델은 평가 모드로 둡니다."""
+    """모든 배치의 로짓과 (있으면) 정답 라벨을 원래 문장 순서로 모아 돌려줍니다. 모델은 평가 모드로 둡니다."""
     device = torch.device(device) if device is not None else next(model.parameters()).device
     model.eval()
     logits, labels = [], []
@@ -380,7 +448,12 @@ def predict_logits(model, loader, *, device: str | torch.device | None = None) -
         logits.append(model(**batch).logits.float().cpu())
         if y is not None:
             labels.append(y)
-    return torch.cat(logits), (torch.cat(labels) if labels else None)
+    logits, labels = torch.cat(logits), (torch.cat(labels) if labels else None)
+    order = getattr(loader, "order", None)
+    if order is not None:  # sort_by_length=True로 만든 로더: 길이순을 원래 순서로 되돌린다
+        back = torch.as_tensor(np.argsort(order))
+        logits, labels = logits[back], (labels[back] if labels is not None else None)
+    return logits, labels
 
 
 def evaluate(model, loader, *, device: str | torch.device | None = None) -> EvalResult:
@@ -401,7 +474,7 @@ def predict(model, tokenizer, texts: Sequence[str] | str, *, max_length: int = 6
     """새 문장들의 예측: 문장, 예측 라벨 이름, 긍정 확률(두 라벨일 때)을 표로 돌려줍니다."""
     if isinstance(texts, str):
         texts = [texts]
-    logits, _ = predict_logits(model, make_loader(tokenizer, list(texts), max_length=max_length))
+    logits, _ = predict_logits(model, make_loader(tokenizer, list(texts), max_length=max_length, sort_by_length=True))
     probs = logits.softmax(-1)
     id2label = getattr(model.config, "id2label", None) or {}
     out = pd.DataFrame({"문장": list(texts), "예측": [id2label.get(i, str(i)) for i in probs.argmax(-1).tolist()]})

@@ -92,7 +92,7 @@ def test_incompatible_weights_are_refused(tiny_bert):
         S.Config.from_hf(_hf_config(hidden_act="relu"))
     with pytest.raises(ValueError, match="나누어떨어져야"):
         S.Config(hidden_size=30, num_heads=4)
-    with pytest.raises(ValueError, match="사전학습 머리"):
+    with pytest.raises(ValueError, match="사전학습 헤드"):
         S.PreTraining.from_transformers(tiny_bert)
 
 
@@ -116,3 +116,43 @@ def test_mask_bias_and_dropout():
     assert not torch.equal(model(ids).last_hidden_state, model(ids).last_hidden_state)  # 드롭아웃이 켜져 있다
     model.eval()
     torch.testing.assert_close(model(ids).last_hidden_state, model(ids).last_hidden_state)
+
+
+def test_mask_tokens_has_one_definition():
+    """MLM 마스킹은 가르치는 API(bertlab.scratch, 7장)에 한 벌만 있고, 미니 BERT 공장은 그것을 가져다 쓴다(이슈 30 §1)."""
+    from bertlab.minibert import examples as E
+    from bertlab.minibert import pretrain as P
+
+    assert E.mask_tokens is S.mask_tokens and P.mask_tokens is S.mask_tokens
+    assert E.continuation_ids is S.continuation_ids
+
+
+def test_mask_tokens_rules(mini_tokenizer):
+    """80/10/10, 특수 토큰은 고르지 않음, 문장마다 최소 한 자리, 평가용 all_mask, 통단어 마스킹."""
+    from bertlab import data
+
+    tok = mini_tokenizer
+    docs = [s for d in data.read_documents(data.TEXT_DIR / "everyday_ko.txt") for s in d][:600]
+    ids = tok(docs, padding=True, truncation=True, max_length=64, return_tensors="pt")["input_ids"]
+    special = torch.isin(ids, torch.tensor(tok.all_special_ids))
+    inputs, labels = S.mask_tokens(ids, tok, torch.Generator().manual_seed(0))
+    chosen = labels != -100
+    assert not (chosen & special).any()
+    assert (labels[chosen] == ids[chosen]).all() and (inputs[~chosen] == ids[~chosen]).all()
+    assert 0.13 < chosen.sum() / (~special).sum() < 0.18
+    as_mask = (inputs[chosen] == tok.mask_token_id).float().mean()
+    kept = (inputs[chosen] == ids[chosen]).float().mean()
+    assert 0.76 < as_mask < 0.84 and 0.07 < kept < 0.13
+    # 확률이 0이어도 문장마다 한 자리는 고른다(모든 문장이 손실에 들어가도록)
+    _, labels0 = S.mask_tokens(ids, tok, torch.Generator().manual_seed(0), prob=0.0)
+    assert ((labels0 != -100).sum(1) == 1).all()
+    # 평가용: 고른 자리는 모두 [MASK]
+    inputs_eval, labels_eval = S.mask_tokens(ids, tok, torch.Generator().manual_seed(0), all_mask=True)
+    assert (inputs_eval[labels_eval != -100] == tok.mask_token_id).all()
+    # 통단어: '##' 조각은 바로 앞 조각과 함께 골라지거나 함께 빠진다
+    cont = S.continuation_ids(tok)
+    assert cont.shape == (len(tok),) and not cont[tok.all_special_ids].any()
+    _, labels_w = S.mask_tokens(ids, tok, torch.Generator().manual_seed(0), prob=0.3, continuation=cont)
+    sel = labels_w != -100
+    is_cont = cont[ids][:, 1:]
+    assert is_cont.any() and (sel[:, 1:][is_cont] == sel[:, :-1][is_cont]).all() and sel[:, 1:][is_cont].any()

@@ -84,7 +84,7 @@ def test_training_learns_and_is_deterministic(syllable_tokenizer, small_data):
     results = []
     for _ in range(2):
         model = _tiny_classifier(len(syllable_tokenizer), dropout=0.0)
-        results.append(T.train_classifier(model, loader, epochs=25, lr=3e-3, warmup_ratio=0.1, progress=False))
+        results.append(T.train_classifier(model, loader, epochs=25, lr=3e-3, warmup_ratio=0.1, verbose=False))
     a, b = results
     pd.testing.assert_frame_equal(a.history, b.history)  # 같은 시드 → 같은 손실
     assert a.steps == 50 and len(a.epochs) == 25 and a.seconds > 0
@@ -98,7 +98,7 @@ def test_dropout_and_shuffle_follow_the_seed(syllable_tokenizer, small_data):
     runs = []
     for seed in (0, 0, 1):
         model = _tiny_classifier(len(syllable_tokenizer), dropout=0.1)
-        runs.append(T.train_classifier(model, loader, epochs=1, lr=1e-3, seed=seed, progress=False).history)
+        runs.append(T.train_classifier(model, loader, epochs=1, lr=1e-3, seed=seed, verbose=False).history)
     pd.testing.assert_frame_equal(runs[0], runs[1])
     assert not runs[0]["loss"].equals(runs[2]["loss"])
 
@@ -108,7 +108,7 @@ def test_evaluate_reports_consistent_numbers(syllable_tokenizer, small_data, cap
     model = _tiny_classifier(len(syllable_tokenizer))
     result = T.train_classifier(
         model, T.make_loader(syllable_tokenizer, train, batch_size=16), epochs=1, lr=1e-3,
-        eval_loader=T.make_loader(syllable_tokenizer, test), progress=True,
+        eval_loader=T.make_loader(syllable_tokenizer, test), verbose=True,
     )
     out = capsys.readouterr().out
     assert "에포크 1" in out and "검증 정확도" in out
@@ -133,7 +133,7 @@ def test_frozen_encoder_stays_fixed(syllable_tokenizer, small_data):
     assert n == sum(p.numel() for p in model.classifier.parameters()) == T.count_trainable(model)
     before = {k: v.clone() for k, v in model.bert.state_dict().items()}
     head_before = model.classifier.weight.clone()
-    T.train_classifier(model, T.make_loader(syllable_tokenizer, train, batch_size=16), epochs=1, lr=1e-2, progress=False)
+    T.train_classifier(model, T.make_loader(syllable_tokenizer, train, batch_size=16), epochs=1, lr=1e-2, verbose=False)
     for k, v in model.bert.state_dict().items():
         torch.testing.assert_close(v, before[k], rtol=0, atol=0)
     assert not torch.equal(model.classifier.weight, head_before)
@@ -151,7 +151,7 @@ def test_training_argument_errors(syllable_tokenizer, small_data):
     for p in model.parameters():
         p.requires_grad_(False)
     with pytest.raises(ValueError, match="학습할 파라미터"):
-        T.train_classifier(model, loader, progress=False)
+        T.train_classifier(model, loader, verbose=False)
 
 
 def test_load_classifier_from_local_directory(syllable_tokenizer, tmp_path):
@@ -190,7 +190,7 @@ def test_plots(syllable_tokenizer, small_data):
     matplotlib.use("Agg")
     train, test = small_data
     model = _tiny_classifier(len(syllable_tokenizer))
-    result = T.train_classifier(model, T.make_loader(syllable_tokenizer, train, batch_size=16), epochs=1, progress=False)
+    result = T.train_classifier(model, T.make_loader(syllable_tokenizer, train, batch_size=16), epochs=1, verbose=False)
     assert T.plot_loss(result).get_xlabel() == "스텝"
     report = T.evaluate(model, T.make_loader(syllable_tokenizer, test))
     assert "정확도" in T.plot_confusion(report).get_title()
@@ -217,12 +217,12 @@ def test_keep_best_restores_the_best_validation_epoch(syllable_tokenizer, small_
     loader = T.make_loader(syllable_tokenizer, train, batch_size=16, shuffle=True)
     val = T.make_loader(syllable_tokenizer, test)
     model = _tiny_classifier(len(syllable_tokenizer))
-    result = T.train_classifier(model, loader, epochs=5, lr=3e-3, eval_loader=val, keep_best=True, progress=False)
+    result = T.train_classifier(model, loader, epochs=5, lr=3e-3, eval_loader=val, keep_best=True, verbose=False)
     accs = result.epochs["val_accuracy"].tolist()
     assert result.best_epoch == 1 + accs.index(max(accs))  # 가장 높은 에포크, 같으면 앞의 것
     assert T.evaluate(model, val).accuracy == pytest.approx(max(accs))  # 그 에포크의 가중치로 돌아왔다
     with pytest.raises(ValueError, match="eval_loader"):
-        T.train_classifier(model, loader, epochs=1, keep_best=True, progress=False)
+        T.train_classifier(model, loader, epochs=1, keep_best=True, verbose=False)
 
 
 def test_patience_stops_early(syllable_tokenizer, small_data):
@@ -233,7 +233,7 @@ def test_patience_stops_early(syllable_tokenizer, small_data):
         p.requires_grad_(False)
     model.classifier.bias.requires_grad_(True)
     result = T.train_classifier(model, loader, epochs=30, lr=1e-3, eval_loader=T.make_loader(syllable_tokenizer, test),
-                                patience=2, progress=False)
+                                patience=2, verbose=False)
     accs = result.epochs["val_accuracy"].tolist()
     assert len(accs) < 30
     best = accs.index(max(accs))
@@ -251,3 +251,134 @@ def test_plan_runs_falls_back_to_mini_only_for_big_models_on_cpu():
     on_gpu = T.plan_runs(model, "mbert", cuda=True, max_cpu_params=n - 1)  # GPU가 있으면 그대로
     assert (on_gpu.main, on_gpu.reason) == ("mbert", "")
     assert T.BIG_MODEL_PARAMS == 50_000_000
+
+
+def test_train_epoch_is_one_pass_of_the_loop(syllable_tokenizer, small_data):
+    """train_epoch: 배치마다 한 스텝(순전파·손실·역전파·자르기·한 걸음·학습률 갱신), 돌려주는 값은 스텝 손실의 평균."""
+    train, _ = small_data
+    loader = T.make_loader(syllable_tokenizer, train, batch_size=16)
+    model = _tiny_classifier(len(syllable_tokenizer), dropout=0.0)
+    before = model.classifier.weight.detach().clone()
+    optimizer = T.make_optimizer(model, lr=1e-3)
+    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda s: T.linear_schedule(s, total_steps=3, warmup_steps=1))
+    log = []
+    mean = T.train_epoch(model, loader, optimizer, scheduler, log=log)
+    assert len(log) == len(loader) == 3
+    assert mean == pytest.approx(np.mean([loss for loss, _ in log]))
+    assert [lr for _, lr in log] == pytest.approx([1e-3, 1e-3, 5e-4])  # 그 스텝에 쓴 학습률: 워밍업 1스텝, 이어서 감소
+    assert optimizer.param_groups[0]["lr"] == 0.0  # 마지막 스텝 뒤에는 0
+    assert model.training and not torch.equal(model.classifier.weight, before)
+
+
+def test_train_epoch_clips_the_gradient_norm(syllable_tokenizer, small_data):
+    train, _ = small_data
+    batch = next(iter(T.make_loader(syllable_tokenizer, train, batch_size=16)))
+    norms = {}
+    for clip in (None, 1e-3):
+        model = _tiny_classifier(len(syllable_tokenizer), dropout=0.0)
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.0)  # 한 걸음이 가중치를 바꾸지 않게: 기울기만 본다
+        T.train_epoch(model, [batch], optimizer, clip=clip)
+        grads = [p.grad for p in model.parameters() if p.grad is not None]
+        norms[clip] = float(torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g) for g in grads])))
+    assert norms[None] > 1e-3 and norms[1e-3] == pytest.approx(1e-3, rel=1e-3)
+
+
+def test_train_classifier_calls_train_epoch_once_per_epoch(syllable_tokenizer, small_data, monkeypatch):
+    """train_classifier는 6장이 보여 주는 바로 그 train_epoch을 에포크마다 한 번 부른다."""
+    train, test = small_data
+    calls = []
+    real = T.train_epoch
+
+    def spy(*args, **kwargs):
+        calls.append(kwargs.get("clip"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(T, "train_epoch", spy)
+    model = _tiny_classifier(len(syllable_tokenizer))
+    result = T.train_classifier(model, T.make_loader(syllable_tokenizer, train, batch_size=16), epochs=2, lr=1e-3,
+                                max_grad_norm=0.5, eval_loader=T.make_loader(syllable_tokenizer, test), verbose=False)
+    assert calls == [0.5, 0.5]
+    assert len(result.val_reports) == 2
+    assert [r.accuracy for r in result.val_reports] == result.epochs["val_accuracy"].tolist()
+
+
+def test_no_progress_bar_only_epoch_lines(syllable_tokenizer, small_data, capsys):
+    train, _ = small_data
+    model = _tiny_classifier(len(syllable_tokenizer))
+    T.train_classifier(model, T.make_loader(syllable_tokenizer, train, batch_size=16), epochs=2, lr=1e-3)
+    out = capsys.readouterr()
+    assert out.out.splitlines() == [line for line in out.out.splitlines() if line.startswith("에포크 ")]
+    assert len(out.out.splitlines()) == 2 and "it/s" not in out.out + out.err and "%|" not in out.out + out.err
+    T.train_classifier(model, T.make_loader(syllable_tokenizer, train, batch_size=16), epochs=1, lr=1e-3, verbose=False)
+    assert capsys.readouterr().out == ""
+
+
+# -------------------- 맥니마 검정 -------------------------------------------
+
+
+def test_mcnemar_counts_the_discordant_pairs():
+    a = [1, 1, 1, 0, 0, 1, 0]
+    b = [1, 0, 0, 1, 0, 1, 0]
+    result = T.mcnemar(a, b)
+    assert (result.a_only, result.b_only) == (2, 1)
+    a_only, b_only, p = result  # 이름 없이 풀어도 된다
+    assert (a_only, b_only) == (2, 1) and p == result.p_value
+    swapped = T.mcnemar(b, a)
+    assert (swapped.a_only, swapped.b_only) == (1, 2) and swapped.p_value == result.p_value
+
+
+def test_mcnemar_p_value_is_the_exact_two_sided_binomial():
+    # 한쪽만 맞힌 문장 12개가 10 : 2로 갈림. p = 2 · (C(12,0) + C(12,1) + C(12,2)) / 2^12 = 158 / 4096
+    a = [True] * 10 + [False] * 2 + [True] * 30 + [False] * 5
+    b = [False] * 10 + [True] * 2 + [True] * 30 + [False] * 5
+    result = T.mcnemar(a, b)
+    assert (result.a_only, result.b_only) == (10, 2)
+    assert result.p_value == pytest.approx(158 / 4096, rel=1e-12)  # 한쪽 p(79/4096), 정규 근사(0.021), 연속성 보정(0.043)이면 실패
+    from scipy.stats import binomtest
+
+    assert result.p_value == pytest.approx(binomtest(2, 12, 0.5).pvalue, rel=1e-12)
+
+
+def test_mcnemar_edge_cases():
+    assert T.mcnemar([1, 0, 1], [1, 0, 1]).p_value == 1.0  # 한쪽만 맞힌 문장이 없다
+    assert T.mcnemar([1, 0], [0, 1]).p_value == 1.0  # 1 : 1, 양쪽 p는 1을 넘지 않는다
+    assert T.mcnemar([1] * 6, [0] * 6).p_value == pytest.approx(2 / 64)
+    big = T.mcnemar(np.ones(1030, bool), np.zeros(1030, bool))  # 2^1030은 float로 바꾸면 넘친다(정수로 나누어야 함)
+    assert big.a_only == 1030 and big.p_value == 2.0**-1029
+    t = T.mcnemar(torch.tensor([1, 1, 0]), np.array([0, 1, 0]))
+    assert (t.a_only, t.b_only) == (1, 0)
+
+
+def test_mcnemar_errors_are_korean():
+    with pytest.raises(ValueError, match="같은 문장들"):
+        T.mcnemar([1, 0, 1], [1, 0])
+    with pytest.raises(ValueError, match="하나도 없습니다"):
+        T.mcnemar([], [])
+    with pytest.raises(ValueError, match="맞았는지"):
+        T.mcnemar([0.9, 0.2], [1, 0])  # 확률을 준 실수
+    with pytest.raises(ValueError, match="맞았는지"):
+        T.mcnemar([2, 0], [1, 0])
+    with pytest.raises(ValueError, match="1차원"):
+        T.mcnemar([[1, 0]], [[1, 0]])
+    with pytest.raises(TypeError, match="True/False"):
+        T.mcnemar(["맞음", "틀림"], [1, 0])
+    with pytest.raises(TypeError, match="배열"):
+        T.mcnemar("1010", "1010")
+
+
+def test_sort_by_length_evaluates_faster_but_reports_in_the_original_order(syllable_tokenizer, small_data):
+    _, test = small_data
+    model = _tiny_classifier(len(syllable_tokenizer))
+    plain = T.make_loader(syllable_tokenizer, test, batch_size=8)
+    by_length = T.make_loader(syllable_tokenizer, test, batch_size=8, sort_by_length=True)
+    batches = list(by_length)
+    widths = [b["input_ids"].shape[1] for b in batches]
+    assert widths == sorted(widths)  # 길이순으로 묶였다
+    pads = [sum(int((b["attention_mask"] == 0).sum()) for b in x) for x in (batches, list(plain))]
+    assert pads[0] < pads[1]
+    a, b = T.evaluate(model, plain), T.evaluate(model, by_length)
+    assert (a.labels == test["label"].to_numpy()).all() and (b.labels == a.labels).all()  # 원래 순서로 되돌렸다
+    np.testing.assert_allclose(b.probabilities, a.probabilities, rtol=1e-4, atol=1e-5)
+    assert (b.predictions == a.predictions).all()
+    with pytest.raises(ValueError, match="평가용"):
+        T.make_loader(syllable_tokenizer, test, shuffle=True, sort_by_length=True)

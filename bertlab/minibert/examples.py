@@ -1,6 +1,7 @@
 """사전학습 예제 만들기: 문서를 토큰 id로, BERT 방식의 문장 쌍(NSP), 배치, MLM 가리기(조각 단위·통단어·단어를 [MASK] 하나로).
 
-`pretrain`(학습 루프)과 `modelcard`(평가)가 함께 씁니다.
+`pretrain`(학습 루프)과 `modelcard`(평가)가 함께 씁니다. MLM 가리기(`mask_tokens`)와 '##' 조각 표(`continuation_ids`)는
+7장이 설명하는 가르치는 API `bertlab.scratch`에 한 벌만 있고, 여기서는 그것을 가져다 씁니다(예전 이름 그대로 import됨).
 """
 
 from __future__ import annotations
@@ -8,6 +9,10 @@ from __future__ import annotations
 import random
 
 import torch
+
+from ..scratch import continuation_ids, mask_tokens
+
+__all__ = ["encode_documents", "make_pairs", "collate", "mask_tokens", "continuation_ids", "collapse_words", "label_collapsed"]
 
 
 def encode_documents(tokenizer, docs: list[list[str]]) -> list[list[list[int]]]:
@@ -79,58 +84,6 @@ def collate(pairs, tokenizer) -> dict[str, torch.Tensor]:
     }
 
 
-def mask_tokens(
-    input_ids: torch.Tensor,
-    tokenizer,
-    generator: torch.Generator,
-    prob: float = 0.15,
-    all_mask: bool = False,
-    continuation: torch.Tensor | None = None,
-) -> tuple[torch.Tensor, torch.Tensor]:
-    """MLM 마스킹. 특수 토큰이 아닌 위치의 `prob`를 고르고, 고른 위치를 80 % [MASK], 10 % 무작위, 10 % 그대로.
-
-    `all_mask=True`면 고른 위치를 모두 [MASK]로 바꿉니다(평가용). 돌려주는 labels는 고르지 않은 곳이 -100.
-    `continuation`(어휘 id마다 '##' 조각인지를 담은 bool 텐서, `continuation_ids`)을 주면 통단어 마스킹:
-    단어(첫 조각 + 뒤따르는 ## 조각들)를 `prob`의 확률로 통째로 고릅니다. 한국어에서는 '다리 ##를'처럼
-    어절이 통째로 가려지므로, 모델이 붙어 있는 조사 대신 문장의 다른 말에서 단서를 찾아야 합니다.
-    """
-    special = torch.tensor(tokenizer.all_special_ids)
-    candidates = ~torch.isin(input_ids, special)
-    draw = torch.rand(input_ids.shape, generator=generator) < prob
-    if continuation is None:
-        selected = draw & candidates
-        starts = candidates
-    else:
-        is_cont = continuation[input_ids] & candidates
-        word = torch.cumsum((~is_cont).long(), dim=1)  # 같은 단어의 조각은 같은 번호
-        starts = ~is_cont & candidates
-        # 단어 번호마다 첫 조각의 추첨 결과를 모아(## 조각은 0을 더함) 같은 단어의 모든 조각에 나눠 준다
-        chosen = torch.zeros(input_ids.shape[0], input_ids.shape[1] + 1, dtype=torch.long)
-        chosen.scatter_add_(1, word, (draw & starts).long())
-        selected = chosen.gather(1, word).bool() & candidates
-    # 문장마다 최소 한 위치는 고른다
-    none = selected.sum(1) == 0
-    if none.any():
-        for row in torch.nonzero(none).flatten().tolist():
-            cand = torch.nonzero(starts[row]).flatten()
-            if len(cand):
-                pick = cand[torch.randint(len(cand), (1,), generator=generator)]
-                if continuation is None:
-                    selected[row, pick] = True
-                else:
-                    selected[row] = (word[row] == word[row, pick]) & candidates[row]
-    labels = torch.where(selected, input_ids, torch.full_like(input_ids, -100))
-    inputs = input_ids.clone()
-    if all_mask:
-        inputs[selected] = tokenizer.mask_token_id
-        return inputs, labels
-    r = torch.rand(input_ids.shape, generator=generator)
-    inputs[selected & (r < 0.8)] = tokenizer.mask_token_id
-    random_pos = selected & (r >= 0.8) & (r < 0.9)
-    inputs[random_pos] = torch.randint(len(special), len(tokenizer), (int(random_pos.sum()),), generator=generator)
-    return inputs, labels
-
-
 def collapse_words(pairs, continuation: torch.Tensor, generator: torch.Generator, prob: float, mask_id: int):
     """단어를 통째로 [MASK] 하나로: 조각이 둘 이상인 단어(첫 조각 + ## 조각들)를 `prob`의 확률로 [MASK] 토큰 하나로 줄이고,
     그 자리의 정답을 단어의 첫 조각으로 둡니다.
@@ -170,9 +123,3 @@ def label_collapsed(labels: torch.Tensor, pairs, found) -> None:
     for row, hits in enumerate(found):
         for seg_index, pos, target in hits:
             labels[row, 1 + pos if seg_index == 0 else 2 + len(pairs[row][0]) + pos] = target
-
-
-def continuation_ids(tokenizer) -> torch.Tensor:
-    """어휘 id마다 WordPiece 이어 붙는 조각('##'로 시작)인지: 통단어 마스킹(`mask_tokens`)에 씁니다."""
-    tokens = tokenizer.convert_ids_to_tokens(list(range(len(tokenizer))))
-    return torch.tensor([t.startswith("##") for t in tokens])
