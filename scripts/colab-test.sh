@@ -3,7 +3,7 @@
 # (requirements-colab.txt)만 설치하고, 만든 Colab판 장과 연습 노트북을 그 커널로 처음부터 끝까지 실행합니다.
 # 빌드 도구(myst-nb, jupyter-book, Sphinx, nbval)는 그 환경에 없습니다. 네트워크는 막습니다(HTTP 프록시를 닫힌 포트로).
 #   bash scripts/colab-test.sh                 # 모든 장과 모든 연습 노트북, 그리고 mBERT 오프라인 안내·12층 모델 시험
-#   bash scripts/colab-test.sh --ci            # CI의 부분집합: 1·3·6장과 모든 연습 노트북, mBERT 안내, 12층 모델(빠른 설정)
+#   bash scripts/colab-test.sh --ci            # CI의 부분집합: 1·3·6장(빠른 설정)과 모든 연습 노트북, mBERT 안내, 12층 모델은 첫 장만
 #   bash scripts/colab-test.sh --chapters 01_tokenization
 # 가상환경은 의존성 목록의 해시로 이름 지은 캐시 폴더(${XDG_CACHE_HOME:-~/.cache}/bertlab/)에 두고 다시 씁니다. bertlab 자신은
 # 실행할 때마다 이 저장소의 것으로 다시 설치합니다(의존성은 그대로).
