@@ -24,7 +24,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-__all__ = ["check", "points", "Verdict", "exercise", "Problem", "EXERCISES", "MIME"]
+__all__ = ["check", "points", "Verdict", "exercise", "Problem", "EXERCISES", "MIME", "as_tensor", "scalar", "rate", "same_shape", "close",
+           "rows_sum_to_one", "same_items"]
 
 MIME = "application/vnd.bertlab.check+json"
 CHAPTER_MODULES = ["ch01", "ch02", "ch03", "ch04", "ch05", "ch06", "ch07"]
@@ -197,6 +198,22 @@ def as_tensor(value, name: str):
         return torch.as_tensor(value, dtype=torch.float64)
     except (TypeError, ValueError, RuntimeError):
         raise Problem(f"{name}은(는) 숫자 텐서여야 합니다(받은 값의 종류: {type(value).__name__}).") from None
+
+
+def scalar(value, name: str, how: str = ".mean()이나 .max()로 모은 뒤 float(...)나 .item()을 쓰세요.") -> float:
+    """숫자 하나(0차원 텐서, 원소 하나인 배열, 파이썬 숫자)를 float로. 여러 개면 모으는 법(``how``)을 힌트로."""
+    t = as_tensor(value, name)
+    if t.numel() != 1:
+        raise Problem(f"{name}은(는) 숫자 하나여야 합니다(받은 모양: {tuple(t.shape)}). {how}".rstrip())
+    return float(t)
+
+
+def rate(value, name: str) -> float:
+    """0과 1 사이의 비율 하나. 백분율을 넣으면 그렇다고 알려 줍니다."""
+    v = scalar(value, name)
+    if not 0.0 <= v <= 1.0:
+        raise Problem(f"{name}은(는) 비율이라 0과 1 사이입니다. 백분율(%)이 아니라 센 수를 전체 수로 나눈 값을 넣으세요.")
+    return v
 
 
 def same_shape(value, reference, name: str, dims: str = "") -> None:

@@ -6,18 +6,13 @@
 
 from __future__ import annotations
 
-from . import Problem, as_tensor, close, exercise, open_question
+from . import Problem, as_tensor, close, exercise, open_question, scalar
 
 PAGE = "notebooks/03_attention"
 # 연습문제 준비 셀(태그 exercise-setup)의 `sentences`와 같아야 합니다: 길이가 다른 두 문장, 첫 문장이 더 길다.
 SENTENCES = ("어제 친구와 함께 배를 타고 바다로 나갔다.", "배가 고프다.")
 
 
-def _scalar(value, name: str) -> float:
-    t = as_tensor(value, name)
-    if t.numel() != 1:
-        raise Problem(f"{name}은(는) 숫자 하나여야 합니다(받은 모양: {tuple(t.shape)}). .mean()이나 .max()로 모은 뒤 .item()을 쓰세요.")
-    return float(t)
 
 
 def _run(ctx):
@@ -55,7 +50,7 @@ def _no_mask(ctx, pad_share, out_gap):
     ref_share = steps.weights[1, :, :n1, n1:].sum(-1).mean()
     ref_gap = (steps.output[1, :n1] - hs[last + 1][1, :n1]).abs().max()
 
-    share, gap = _scalar(pad_share, "pad_share"), _scalar(out_gap, "out_gap")
+    share, gap = scalar(pad_share, "pad_share"), scalar(out_gap, "out_gap")
     if not 0.0 <= share <= 1.0:
         raise Problem("pad_share는 가중치의 합이라 0과 1 사이입니다. 한 행의 가중치를 모두 더하면 1이므로 [PAD] 키들의 몫은 "
                       "1보다 클 수 없습니다.")
@@ -98,7 +93,7 @@ def _relu(ctx, relu_gap):
         ref = (layer_norm(first.attn_norm + ffn, ln.weight, ln.bias, ln.eps) - hs[1]).abs().max()
     rounding = float((first.output - hs[1]).abs().max())
 
-    gap = _scalar(relu_gap, "relu_gap")
+    gap = scalar(relu_gap, "relu_gap")
     if gap <= max(10 * rounding, 1e-5) < float(ref):
         raise Problem("relu_gap이 반올림 오차 수준입니다. 피드포워드의 활성화를 GELU에서 ReLU(torch.relu)로 실제로 바꾸어 "
                       "다시 계산했는지 확인하세요.")
@@ -121,7 +116,7 @@ def _predict(ctx, agree_share):
     nearest = torch.cdist(context, values).argmin(dim=-1)
     ref = (top == nearest).double().mean()
 
-    share = _scalar(agree_share, "agree_share")
+    share = scalar(agree_share, "agree_share")
     if not 0.0 <= share <= 1.0:
         raise Problem("agree_share는 비율이라 0과 1 사이입니다. 백분율(%)이 아니라 같은 질의 수를 전체 질의 수로 나눈 값을 넣으세요.")
     if share == 1.0 and float(ref) < 1.0:

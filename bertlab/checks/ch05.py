@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from . import Problem, as_tensor, close, exercise, open_question
+from . import Problem, as_tensor, close, exercise, open_question, rate, scalar
 
 PAGE = "notebooks/05_hidden_states_pooler"
 # 연습문제 준비 셀의 `senses`, `pairs`와 같아야 합니다(본문의 열두 문장과 여섯 쌍).
@@ -32,19 +32,8 @@ PERMUTATIONS = 20_000  # 기준 p값을 낼 때 이름표를 섞는 횟수(학�
 STUDENT_PERMUTATIONS = 2_000  # 문제가 시키는 횟수: 허용 오차를 이 횟수의 표준 오차로 정한다
 
 
-def _scalar(value, name: str) -> float:
-    t = as_tensor(value, name)
-    if t.numel() != 1:
-        raise Problem(f"{name}은(는) 숫자 하나여야 합니다(받은 모양: {tuple(t.shape)}). .mean()이나 .max()로 모은 뒤 "
-                      "float(...)나 .item()을 쓰세요.")
-    return float(t)
 
 
-def _rate(value, name: str) -> float:
-    v = _scalar(value, name)
-    if not 0.0 <= v <= 1.0:
-        raise Problem(f"{name}은(는) 비율이라 0과 1 사이입니다. 백분율(%)이 아니라 센 수를 전체 수로 나눈 값을 넣으세요.")
-    return v
 
 
 def _numbers(value, name: str):
@@ -137,7 +126,7 @@ def _nn_permutation(ctx, nn_acc, nn_p):
     last = vecs.shape[0] - 1
     nn = nearest_neighbours(vecs[last])
     ref_acc = float((labels[nn] == labels).mean())
-    acc, p = _rate(nn_acc, "nn_acc"), _rate(nn_p, "nn_p")
+    acc, p = rate(nn_acc, "nn_acc"), rate(nn_p, "nn_p")
 
     if abs(acc - ref_acc) > 1e-6:
         if acc == 1.0:
@@ -188,7 +177,7 @@ def _tanh(ctx, largest, big_share):
     linear, pooled = pooler_linear(ctx.tokenizer, ctx.model)
     ref_largest = float(linear.abs().max())
     ref_share = float((linear.abs() > 1).double().mean())
-    got_largest, share = _scalar(largest, "largest"), _rate(big_share, "big_share")
+    got_largest, share = scalar(largest, "largest"), rate(big_share, "big_share")
 
     if got_largest < 1.0 <= ref_largest and abs(got_largest - float(pooled.abs().max())) < 1e-4:
         raise Problem("largest가 pooler_output에서 잰 값입니다. tanh를 지나기 전, 선형층의 출력 W h + b에서 재세요.")
@@ -223,7 +212,7 @@ def unmasked_gap(tokenizer, model) -> float:
           revisit="5장 '문장 벡터 세 가지 비교' 절", page=PAGE)
 def _mask(ctx, naive_gap):
     ref = unmasked_gap(ctx.tokenizer, ctx.model)
-    gap = _scalar(naive_gap, "naive_gap")
+    gap = scalar(naive_gap, "naive_gap")
     if gap < 1e-4 < ref:
         raise Problem("naive_gap이 반올림 오차 수준입니다. 마스크를 쓴 평균(bl.analysis.mean_pool)과 견준 것 같습니다. "
                       "배치의 last_hidden_state를 마스크 없이 .mean(dim=0)으로 평균하세요.")

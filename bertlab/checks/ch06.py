@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from . import Problem, as_tensor, close, exercise, open_question
+from . import Problem, as_tensor, close, exercise, open_question, scalar
 
 PAGE = "notebooks/06_finetuning"
 # 연습문제 준비 셀과 같아야 합니다.
@@ -17,11 +17,6 @@ PROBE_PER_LABEL = 300  # probe_train: 라벨마다 300문장(시드 1)
 CUT_AT = 8  # 문제 6.1의 max_length
 
 
-def _scalar(value, name: str) -> float:
-    t = as_tensor(value, name)
-    if t.numel() != 1:
-        raise Problem(f"{name}은(는) 숫자 하나여야 합니다(받은 모양: {tuple(t.shape)}).")
-    return float(t)
 
 
 def _max_len(model) -> int:
@@ -52,7 +47,7 @@ def _cut(ctx, share_cut):
     train = _splits()[0]
     pieces = np.array([len(ctx.tokenizer.tokenize(t)) for t in train["text"]])
     ref = float(np.mean(pieces + 2 > CUT_AT))
-    share = _scalar(share_cut, "share_cut")
+    share = scalar(share_cut, "share_cut")
     if not 0.0 <= share <= 1.0:
         raise Problem("share_cut은 비율이라 0과 1 사이입니다. 백분율(%)이 아니라 잘리는 문장 수를 전체 문장 수로 나눈 값을 넣으세요.")
     without_special = float(np.mean(pieces > CUT_AT))
@@ -86,7 +81,7 @@ def _lr(ctx, pos_share_big, loss_small):
     big_share, big_loss = _lr_run(ctx, base * 10, small_train, small_val)
     small_share, small_loss = _lr_run(ctx, base / 10, small_train, small_val)
 
-    share, loss = _scalar(pos_share_big, "pos_share_big"), _scalar(loss_small, "loss_small")
+    share, loss = scalar(pos_share_big, "pos_share_big"), scalar(loss_small, "loss_small")
     if not 0.0 <= share <= 1.0:
         raise Problem("pos_share_big은 비율이라 0과 1 사이입니다. 검증 문장 가운데 긍정(1)으로 예측한 문장의 비율을 넣으세요.")
     if loss <= 0:
@@ -112,7 +107,7 @@ def _all_pieces(ctx, n_all):
     enc = ctx.tokenizer(list(WORDS), is_split_into_words=True)
     word_ids = enc.word_ids(0)
     ref = sum(w is not None for w in word_ids)
-    value = _scalar(n_all, "n_all")
+    value = scalar(n_all, "n_all")
     if value != int(value):
         raise Problem("n_all은 채점하는 자리의 수라 정수입니다.")
     if int(value) == ref + 2:

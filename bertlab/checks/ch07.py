@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from . import Problem, as_tensor, close, exercise, open_question
+from . import Problem, as_tensor, close, exercise, open_question, scalar
 
 PAGE = "notebooks/07_bert_from_scratch"
 # 연습문제 준비 셀(태그 exercise-setup)과 같아야 합니다.
@@ -17,11 +17,6 @@ MLM_SENTENCES = 100  # 문제 7.5: 일상 글의 처음 몇 문장을 가리는�
 MLM_SEED = 0  # 문제 7.5: mask_tokens의 난수 시드
 
 
-def _scalar(value, name: str) -> float:
-    t = as_tensor(value, name)
-    if t.numel() != 1:
-        raise Problem(f"{name}은(는) 숫자 하나여야 합니다(받은 모양: {tuple(t.shape)}). .item()이나 float()로 꺼내세요.")
-    return float(t)
 
 
 # ----------------------------------------------------------------------------- 7.1
@@ -34,7 +29,7 @@ def _param_count(ctx, by_hand):
 
     c = Config.from_hf(ctx.model.config)
     ref = sum(p.numel() for p in ctx.model.parameters())  # transformers BertModel = 밑바닥 Bert (본문의 assert)
-    value = _scalar(by_hand, "by_hand")
+    value = scalar(by_hand, "by_hand")
     if value != int(value):
         raise Problem("by_hand는 파라미터의 개수라 정수입니다.")
     value = int(value)
@@ -113,7 +108,7 @@ def _cls_gap(ctx, wrong_gap, right_gap):
     ref_right = float((right - alone).abs().max())
     ref_wrong = float((wrong - alone).abs().max())
 
-    got_right, got_wrong = _scalar(right_gap, "right_gap"), _scalar(wrong_gap, "wrong_gap")
+    got_right, got_wrong = scalar(right_gap, "right_gap"), scalar(wrong_gap, "wrong_gap")
     if got_right < 0 or got_wrong < 0:
         raise Problem("차이의 절댓값 가운데 가장 큰 값이라 음수일 수 없습니다. .abs().max()를 썼는지 확인하세요.")
     if got_right > max(1e-3, 10 * ref_right):
@@ -162,7 +157,7 @@ def _mlm_vs_frequency(ctx, mlm_loss, freq_loss):
     ref_freq = float(-(counts[labels[picked]] / counts.sum()).log().mean())
     ln_vocab = math.log(len(tokenizer))
 
-    got_mlm, got_freq = _scalar(mlm_loss, "mlm_loss"), _scalar(freq_loss, "freq_loss")
+    got_mlm, got_freq = scalar(mlm_loss, "mlm_loss"), scalar(freq_loss, "freq_loss")
     for name, got, ref in (("mlm_loss", got_mlm, ref_mlm), ("freq_loss", got_freq, ref_freq)):
         if ref > 0 and abs(got * math.log(2) - ref) < 1e-3 * ref:
             raise Problem(f"{name}을(를) 밑이 2인 로그(비트)로 잰 것 같습니다. 교차 엔트로피는 자연로그(ln)로 잽니다.")
