@@ -38,7 +38,7 @@ __all__ = [
 STAT_LABELS: dict[str, str] = {
     "entropy": "엔트로피 (nats)",
     "cls": "[CLS]로 가는 비율",
-    "sep": "[SEP]로 가는 비율",
+    "sep": "[SEP]으로 가는 비율",
     "self": "자기 자신으로 가는 비율",
     "prev": "앞 토큰으로 가는 비율",
     "next": "뒤 토큰으로 가는 비율",
