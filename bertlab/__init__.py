@@ -27,7 +27,6 @@ _SUBMODULES = {
     "attention",
     "data",
     "env",
-    "korean",
     "models",
     "scratch",
     "senses",

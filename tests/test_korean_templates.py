@@ -1,11 +1,11 @@
-"""bertlab.korean(조사 고르기)과 bertlab.minibert.templates(결정성, 빈 문장 없음)."""
+"""bertlab.course.korean(조사 고르기)과 bertlab.minibert.templates(결정성, 빈 문장 없음)."""
 
 import csv
 from pathlib import Path
 
 import pytest
 
-from bertlab.korean import has_batchim, josa
+from bertlab.course.korean import has_batchim, josa
 from bertlab.minibert.templates import TEMPLATES, generate
 
 SENSES = Path(__file__).resolve().parents[1] / "bertlab" / "assets" / "text" / "senses_ko.tsv"

@@ -203,6 +203,50 @@ def test_has_assert(path):
     assert re.search(r"^\s*assert\b|\bassert_close\(|\bassert_allclose\(", code, re.M), f"{path.name}: assert가 하나도 없습니다"
 
 
+_COMPARE = {"assert_close", "assert_allclose", "allclose", "equal", "assert_equal"}
+_MODEL_SIDE = re.compile(r"\b(model|hf_model|mlm|outputs?|out|hidden_states|attentions|last_hidden_state|pooler_output|logits|"
+                         r"by_tokenizer|tokenizer|loss|reference|ref)\b")
+
+
+def hand_vs_model_checks(source: str) -> list[str]:
+    """`torch.testing.assert_close(손 계산, 모델의 값)`처럼 손 계산을 모델(또는 토크나이저)의 출력과 견주는 검사 문장들."""
+    import ast
+
+    clean = "\n".join("" if l.lstrip().startswith(("!", "%")) else l for l in source.splitlines())
+    try:
+        tree = ast.parse(clean)
+    except SyntaxError:
+        return []
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            if name in _COMPARE and len(node.args) >= 2:
+                text = ast.get_source_segment(clean, node) or ""
+                if _MODEL_SIDE.search(text):
+                    found.append(text)
+        elif isinstance(node, ast.Assert) and isinstance(node.test, ast.Compare) and isinstance(node.test.ops[0], ast.Eq):
+            text = ast.get_source_segment(clean, node) or ""
+            if re.search(r"by_hand|manual|hand", text) and _MODEL_SIDE.search(text):
+                found.append(text)
+    return found
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_hand_computation_is_checked_against_the_model(path):
+    """assert가 '어딘가에 있다'가 아니라, 장의 보이는 코드가 손 계산을 모델(토크나이저)의 출력과 견주는 검사를 한다(이슈 30)."""
+    cells = [c for c in _code_cells(_read(path)) if not {"prose", "solution"} & set(c.get("metadata", {}).get("tags", []))]
+    found = [t for c in cells for t in hand_vs_model_checks(c.source)]
+    assert found, f"{path.name}: 손 계산을 모델의 출력과 견주는 assert_close/allclose가 보이는 코드에 없습니다"
+
+
+def test_hand_vs_model_detector():
+    assert hand_vs_model_checks("torch.testing.assert_close(manual, out.last_hidden_state)")
+    assert hand_vs_model_checks("for k in keys:\n    assert by_hand[k] == by_tokenizer[k], k")
+    assert not hand_vs_model_checks("assert x == x")
+    assert not hand_vs_model_checks("torch.testing.assert_close(a, b)")
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_page_skeleton(path):
     nb = _read(path)
@@ -241,7 +285,7 @@ def test_chapters_use_only_the_teaching_api(path):
     assert not hits, f"{path.name}이 공장/도구 모듈을 씁니다: {hits}"
 
 
-TEACHING_API = {"env", "models", "korean", "senses", "attention", "analysis", "viz", "data", "train", "scratch", "checks"}
+TEACHING_API = {"env", "models", "senses", "attention", "analysis", "viz", "data", "train", "scratch", "checks"}
 
 
 def _imports(path: Path) -> set[str]:

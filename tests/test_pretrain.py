@@ -69,7 +69,7 @@ def test_particle_controlled_sense_sentences():
     from transformers import AutoTokenizer
 
     from bertlab import MINI_DIR
-    from bertlab.korean import josa
+    from bertlab.course.korean import josa
 
     rows = D.read_senses("eval_particle")
     assert set(Counter((r["word"], r["sense"]) for r in rows).values()) == {8}

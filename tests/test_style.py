@@ -245,7 +245,7 @@ def test_particle_detector():
 def test_no_particle_after_glued_value(path):
     problems = [f"{c.where(i)}: {snippet}" for c in markdown_chunks(path) for i, snippet in particle_hits(c.text)]
     assert not problems, (
-        "글루 값 바로 뒤에 조사가 있습니다. 값에 맞는 조사를 bl.korean.josa로 값과 함께 붙여 넣거나, "
+        "글루 값 바로 뒤에 조사가 있습니다. 값에 맞는 조사를 bertlab.course.prose.josa로 값과 함께 붙여 넣거나, "
         "조사가 필요 없게 문장을 바꾸십시오:\n" + "\n".join(problems)
     )
 

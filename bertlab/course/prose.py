@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..korean import has_batchim, josa
+from .korean import has_batchim, josa
 
 __all__ = ["glue", "GLUED", "josa", "has_batchim", "pct", "pp", "num"]
 

@@ -30,7 +30,7 @@ import re
 from pathlib import Path
 
 from ..data import TEXT_DIR
-from ..korean import josa
+from ..course.korean import josa
 
 __all__ = ["generate", "load_templates", "TEMPLATES", "TEMPLATES_FILE"]
 
