@@ -7,6 +7,7 @@
 - 글로 넣은 HTML(``<img src=x onerror=alert(1)>``, ``</script><script>alert(1)</script>``)은 토큰으로만 보이고,
   대화 상자가 열리지 않으며 새 요소(img, script)가 생기지 않는다.
 - 키보드 조작(토큰 가리기), 층·헤드·어절 보기, 그림 내보내기(SVG, PNG), 빈 문장과 너무 긴 문장의 한국어 안내, 어두운 테마.
+- 어절 채우기: [MASK] 하나가 어절 하나를 가린 문장에서 후보 5개가 bl.fill_word와 같고, 거절하는 문장의 안내가 파이썬과 같다.
 - 화면: ``_build/screenshots/lab-desktop.png`` (1280 px, 첫 화면), ``lab-phone.png`` (390 px), ``lab-attention.png``,
   ``lab-fill.png``, ``lab-similarity.png`` (첫 화면에 없는 그림들), ``lab-dark.png``, ``lab-full.png`` (쪽 전체).
 
@@ -308,8 +309,65 @@ def test_similarity_of_repeated_word(browser, http_base):
     r = open_lab(browser, lab_url(http_base, "배 타고 배 먹으니 배 부르다."))
     pairs = r["similarity"]
     assert [(p["a"], p["b"]) for p in pairs] == [(1, 3), (1, 5), (3, 5)]
-    layers = browser.evaluate("BertLab.lab.state.model.L")
+    layers = browser.evaluate("BertLab.lab.model.numLayers")
     assert all(len(p["cosine"]) == layers + 1 and all(-1 <= c <= 1 for c in p["cosine"]) for p in pairs)
+
+
+WORD_TEXT = "비가 와서 [MASK] 쓰고 나갔다."
+
+
+@pytest.fixture(scope="module")
+def python_words():
+    """파이썬의 어절 채우기(bl.fill_word)의 후보 전체와 거절 메시지."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    import transformers
+
+    from bertlab.models import fill_word
+
+    tok = transformers.AutoTokenizer.from_pretrained(MODEL_DIR)
+    mlm = transformers.BertForMaskedLM.from_pretrained(MODEL_DIR, attn_implementation="eager").eval()
+
+    def ref(text: str):
+        try:
+            return fill_word(mlm, tok, text, k=50)
+        except ValueError as err:
+            return err
+
+    return ref
+
+
+def settled(cdp) -> dict:
+    return cdp.evaluate("BertLab.lab.settled()", timeout=60)
+
+
+def test_whole_word_filling(browser, http_base, python_words):
+    """[MASK] 하나가 어절 하나를 가린 문장: 한 토큰 예측 옆에 어절 채우기 상위 5개가 나오고 bl.fill_word와 같다
+    (점수는 LOGIT_TOL, 순서가 다르면 거의 동점일 때만). 조사가 붙거나 [MASK]가 둘이면 파이썬과 같은 한국어 안내."""
+    first = open_lab(browser, lab_url(http_base, WORD_TEXT))
+    assert first["fill_word_status"] in ("pending", "done")
+    got = settled(browser)
+    assert got["fill_word_status"] == "done", got
+    want = python_words(WORD_TEXT)
+    scores = dict(want)
+    assert len(got["fill_word"]) == 5
+    for k, (word, score, pieces) in enumerate(got["fill_word"]):
+        assert word == want[k][0] or abs(score - want[k][1]) < LOGIT_TOL, (k, got["fill_word"], want[:5])
+        if word in scores:
+            assert abs(score - scores[word]) < LOGIT_TOL
+    assert 0 < got["fill_word_ms"] < 30_000
+    label = browser.evaluate("document.querySelector('#lab-fill-figure svg').getAttribute('aria-label')")
+    assert "어절 채우기: " + got["fill_word"][0][0] in label, label
+    assert browser.evaluate("document.querySelectorAll('#lab-fill-figure .lab-fill-words rect').length") >= 10
+    for text in ("냉장고에 [MASK]가 없다.", "[MASK] [MASK] 먹었다."):
+        open_lab(browser, lab_url(http_base, text))
+        r = settled(browser)
+        py = python_words(text)
+        assert isinstance(py, ValueError) and r["fill_word_status"] == "error"
+        assert r["fill_word_message"] == str(py).replace("fill_word는", "어절 채우기는")
+        note = browser.evaluate("document.querySelector('#lab-fill-figure .lab-words-note').textContent")
+        assert r["fill_word_message"] in note, note
+    external, errors = problems(browser.events, "http")
+    assert not external and not errors, (external, errors)
 
 
 def test_empty_and_too_long_messages(browser, http_base, python_ref):

@@ -1,12 +1,17 @@
 /*
  * 실습실의 BERT 순전파: 3장에서 손으로 한 계산을 그대로 자바스크립트(Float32Array)로 옮긴 것.
  *
- *   임베딩:   x = LayerNorm(단어 + 위치 + 세그먼트 임베딩)                     (2장)
- *   층마다:   Q, K, V = xW_Qᵀ + b_Q, ...                                          (3장 1단계)
- *             헤드로 나누기, 점수 = QKᵀ / √d_k, [PAD] 마스크, 소프트맥스            (2~5단계)
- *             문맥 = 가중치 · V, 헤드 합치기, 출력 투영, 잔차 + LayerNorm           (6~7단계)
- *             GELU 피드포워드, 잔차 + LayerNorm                                     (8단계)
- *   MLM 헤드: 변환 dense + GELU + LayerNorm, 단어 임베딩과 묶인 디코더 + 편향       (7장)
+ *   embed:          x = LayerNorm(단어 + 위치 + 세그먼트 임베딩)                        (2장)
+ *   encoderLayer:   selfAttention: Q, K, V = xW_Qᵀ + b_Q, ...                          (3장 1단계)
+ *                                  헤드로 나누기, 점수 = QKᵀ / √d_k, [PAD] 마스크, 소프트맥스 (2~5단계)
+ *                                  문맥 = 가중치 · V, 헤드 합치기                       (6단계)
+ *                   출력 투영, 잔차 + LayerNorm                                          (7단계)
+ *                   feedForward: GELU 피드포워드, 잔차 + LayerNorm                        (8단계)
+ *   mlmLogits:      변환 dense + GELU + LayerNorm, 단어 임베딩과 묶인 디코더 + 편향          (7장)
+ *
+ * 크기는 모두 config에서 읽는다: numLayers, numHeads, hiddenSize, headSize, intermediateSize, vocabSize, maxLength.
+ * 행렬은 모두 한 줄로 편 Float32Array이고, 토큰 t의 벡터는 [t·hiddenSize, (t+1)·hiddenSize) 칸이다.
+ * 가린 단어 맞히기의 상위 k개와 ## 조각의 몫, 어절 채우기, 코사인 유사도는 lab-analysis.js 에 있다.
  *
  * 가중치 파일(model-weights.js)의 형식은 book/_ext/lab_assets.py 가 정합니다. 이 파일의 decodeWeights가 되돌립니다.
  */
@@ -104,92 +109,96 @@
   function decodeWeights(file) {
     if (!file || file.format !== "bertlab-lab-weights/1" || typeof file.data !== "string")
       throw new Error("가중치 파일(model-weights.js)을 읽지 못했습니다.");
-    var q = file.quantization;
-    var bytes = charsToBytes(file.data, file.bytes, q.char_base);
+    var quant = file.quantization;
+    var bytes = charsToBytes(file.data, file.bytes, quant.char_base);
     var view = new DataView(bytes.buffer);
-    var huff = null;
+    var huffman = null;
     if (file.huffman) {
-      var h = file.huffman;
-      huff = buildHuffman(bytes.subarray(h.offset, h.offset + h.count), h.min);
+      var table = file.huffman;
+      huffman = buildHuffman(bytes.subarray(table.offset, table.offset + table.count), table.min);
     }
     var tensors = {}, shapes = {}, half = null;
-    file.tensors.forEach(function (t) {
-      var n = t.shape.reduce(function (a, b) { return a * b; }, 1), arr = new Float32Array(n), i;
-      if (t.kind === "f16") {
+    file.tensors.forEach(function (spec) {
+      var size = spec.shape.reduce(function (a, b) { return a * b; }, 1), values = new Float32Array(size), i;
+      if (spec.kind === "f16") {
         half = half || halfTable();
-        for (i = 0; i < n; i++) arr[i] = half[view.getUint16(t.offset + 2 * i, true)];
-      } else if (t.kind === "f32") {
-        for (i = 0; i < n; i++) arr[i] = view.getFloat32(t.offset + 4 * i, true);
-      } else if (t.kind === "q") {
-        var rows = t.shape[0], cols = n / rows, scales = new Float32Array(rows);
-        for (i = 0; i < rows; i++) scales[i] = view.getFloat32(t.scales + 4 * i, true);
-        decodeQuantized(bytes, t.offset, rows, cols, scales, huff, arr);
+        for (i = 0; i < size; i++) values[i] = half[view.getUint16(spec.offset + 2 * i, true)];
+      } else if (spec.kind === "f32") {
+        for (i = 0; i < size; i++) values[i] = view.getFloat32(spec.offset + 4 * i, true);
+      } else if (spec.kind === "q") {
+        var rows = spec.shape[0], cols = size / rows, scales = new Float32Array(rows);
+        for (i = 0; i < rows; i++) scales[i] = view.getFloat32(spec.scales + 4 * i, true);
+        decodeQuantized(bytes, spec.offset, rows, cols, scales, huffman, values);
       } else {
-        throw new Error("알 수 없는 텐서 형식: " + t.kind);
+        throw new Error("알 수 없는 텐서 형식: " + spec.kind);
       }
-      tensors[t.name] = arr;
-      shapes[t.name] = t.shape;
+      tensors[spec.name] = values;
+      shapes[spec.name] = spec.shape;
     });
-    return { config: file.config, tensors: tensors, shapes: shapes, info: { quantization: q, source: file.source } };
+    return { config: file.config, tensors: tensors, shapes: shapes, info: { quantization: quant, source: file.source } };
   }
 
   // --- 계산 조각 ------------------------------------------------------------------------
 
   /*
-   * out[t, o] = b[o] + Σ_i x[t, i] W[o, i]  (W는 PyTorch처럼 [출력, 입력]).
+   * out[t, o] = bias[o] + Σ_i input[t, i] · weight[o, i]   (weight는 PyTorch처럼 [출력, 입력]).
    * 토큰 넷 × 출력 둘을 한꺼번에 계산해 가중치와 입력을 한 번 읽을 때 여러 번 쓴다(이 방식이 단순한 3중 루프보다 2배쯤 빠르다).
+   * 합은 언제나 i = 0, 1, … 순서로 더하므로 토큰을 넷씩 묶든 하나씩 하든 결과는 비트까지 같다.
    */
-  function linear(x, n, inD, W, b, outD, out) {
+  function linear(input, rows, inSize, weight, bias, outSize, out) {
     var t = 0, o, i;
-    for (; t + 3 < n; t += 4) {
-      var xa = t * inD, xb = xa + inD, xc = xb + inD, xd = xc + inD;
-      var ra = t * outD, rb = ra + outD, rc = rb + outD, rd = rc + outD;
-      for (o = 0; o + 1 < outD; o += 2) {
-        var a0 = 0, b0 = 0, c0 = 0, d0 = 0, a1 = 0, b1 = 0, c1 = 0, d1 = 0, w0 = o * inD, w1 = w0 + inD;
-        for (i = 0; i < inD; i++) {
-          var p = x[xa + i], q = x[xb + i], r = x[xc + i], s = x[xd + i], u = W[w0 + i], v = W[w1 + i];
-          a0 += p * u; b0 += q * u; c0 += r * u; d0 += s * u;
-          a1 += p * v; b1 += q * v; c1 += r * v; d1 += s * v;
+    for (; t + 3 < rows; t += 4) {
+      var inA = t * inSize, inB = inA + inSize, inC = inB + inSize, inD = inC + inSize;
+      var outA = t * outSize, outB = outA + outSize, outC = outB + outSize, outD = outC + outSize;
+      for (o = 0; o + 1 < outSize; o += 2) {
+        // 합 8개: 토큰 A~D × 출력 o, o+1
+        var a0 = 0, b0 = 0, c0 = 0, d0 = 0, a1 = 0, b1 = 0, c1 = 0, d1 = 0, w0 = o * inSize, w1 = w0 + inSize;
+        for (i = 0; i < inSize; i++) {
+          var xa = input[inA + i], xb = input[inB + i], xc = input[inC + i], xd = input[inD + i];
+          var u = weight[w0 + i], v = weight[w1 + i];
+          a0 += xa * u; b0 += xb * u; c0 += xc * u; d0 += xd * u;
+          a1 += xa * v; b1 += xb * v; c1 += xc * v; d1 += xd * v;
         }
-        out[ra + o] = a0 + b[o]; out[rb + o] = b0 + b[o]; out[rc + o] = c0 + b[o]; out[rd + o] = d0 + b[o];
-        out[ra + o + 1] = a1 + b[o + 1]; out[rb + o + 1] = b1 + b[o + 1];
-        out[rc + o + 1] = c1 + b[o + 1]; out[rd + o + 1] = d1 + b[o + 1];
+        out[outA + o] = a0 + bias[o]; out[outB + o] = b0 + bias[o]; out[outC + o] = c0 + bias[o]; out[outD + o] = d0 + bias[o];
+        out[outA + o + 1] = a1 + bias[o + 1]; out[outB + o + 1] = b1 + bias[o + 1];
+        out[outC + o + 1] = c1 + bias[o + 1]; out[outD + o + 1] = d1 + bias[o + 1];
       }
-      for (; o < outD; o++) linearOne(x, xa, inD, W, o, b, out, ra, rb, rc, rd);
+      for (; o < outSize; o++) linearLastOutput(input, inA, inSize, weight, o, bias, out, [outA, outB, outC, outD]);
     }
-    for (; t < n; t++) {                                 // 남은 토큰은 하나씩, 출력 둘씩
-      var xo = t * inD, ro = t * outD;
-      for (o = 0; o + 1 < outD; o += 2) {
-        var e0 = 0, e1 = 0, wo = o * inD, wp = wo + inD;
-        for (i = 0; i < inD; i++) { var xi = x[xo + i]; e0 += xi * W[wo + i]; e1 += xi * W[wp + i]; }
-        out[ro + o] = e0 + b[o]; out[ro + o + 1] = e1 + b[o + 1];
+    for (; t < rows; t++) {                               // 남은 토큰은 하나씩, 출력 둘씩
+      var inRow = t * inSize, outRow = t * outSize;
+      for (o = 0; o + 1 < outSize; o += 2) {
+        var sum0 = 0, sum1 = 0, row0 = o * inSize, row1 = row0 + inSize;
+        for (i = 0; i < inSize; i++) { var xi = input[inRow + i]; sum0 += xi * weight[row0 + i]; sum1 += xi * weight[row1 + i]; }
+        out[outRow + o] = sum0 + bias[o]; out[outRow + o + 1] = sum1 + bias[o + 1];
       }
-      if (o < outD) {
-        var e = 0, wl = o * inD;
-        for (i = 0; i < inD; i++) e += x[xo + i] * W[wl + i];
-        out[ro + o] = e + b[o];
+      if (o < outSize) {
+        var sum = 0, rowLast = o * inSize;
+        for (i = 0; i < inSize; i++) sum += input[inRow + i] * weight[rowLast + i];
+        out[outRow + o] = sum + bias[o];
       }
     }
     return out;
   }
-  function linearOne(x, xa, inD, W, o, b, out, ra, rb, rc, rd) {   // 출력 수가 홀수일 때 마지막 출력 (토큰 넷)
-    var a = 0, bb = 0, c = 0, d = 0, wo = o * inD;
-    for (var i = 0; i < inD; i++) {
-      var w = W[wo + i];
-      a += x[xa + i] * w; bb += x[xa + inD + i] * w; c += x[xa + 2 * inD + i] * w; d += x[xa + 3 * inD + i] * w;
+  /* 출력 수가 홀수일 때 마지막 출력 o를 토큰 넷에 대해 (outRows: 네 토큰의 출력 행 시작). */
+  function linearLastOutput(input, inA, inSize, weight, o, bias, out, outRows) {
+    var row = o * inSize;
+    for (var k = 0; k < 4; k++) {
+      var sum = 0, inRow = inA + k * inSize;
+      for (var i = 0; i < inSize; i++) sum += input[inRow + i] * weight[row + i];
+      out[outRows[k] + o] = sum + bias[o];
     }
-    out[ra + o] = a + b[o]; out[rb + o] = bb + b[o]; out[rc + o] = c + b[o]; out[rd + o] = d + b[o];
   }
 
   /* 행마다 LayerNorm: (x - 평균) / √(분산 + eps) · γ + β. 제자리에서 바꾼다. */
-  function layerNorm(x, n, D, gamma, beta, eps) {
-    for (var t = 0; t < n; t++) {
-      var off = t * D, mean = 0, v = 0, i;
-      for (i = 0; i < D; i++) mean += x[off + i];
-      mean /= D;
-      for (i = 0; i < D; i++) { var d = x[off + i] - mean; v += d * d; }
-      var inv = 1 / Math.sqrt(v / D + eps);
-      for (i = 0; i < D; i++) x[off + i] = (x[off + i] - mean) * inv * gamma[i] + beta[i];
+  function layerNorm(x, rows, size, gamma, beta, eps) {
+    for (var t = 0; t < rows; t++) {
+      var start = t * size, mean = 0, variance = 0, i;
+      for (i = 0; i < size; i++) mean += x[start + i];
+      mean /= size;
+      for (i = 0; i < size; i++) { var d = x[start + i] - mean; variance += d * d; }
+      var inverse = 1 / Math.sqrt(variance / size + eps);
+      for (i = 0; i < size; i++) x[start + i] = (x[start + i] - mean) * inverse * gamma[i] + beta[i];
     }
     return x;
   }
@@ -217,163 +226,190 @@
       t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))));
     return x < 0 ? erfc - 1 : 1 - erfc;
   }
-  function gelu(x, n) {
-    for (var i = 0; i < n; i++) x[i] = 0.5 * x[i] * (1 + erf(x[i] * Math.SQRT1_2));
+  function gelu(x, size) {
+    for (var i = 0; i < size; i++) x[i] = 0.5 * x[i] * (1 + erf(x[i] * Math.SQRT1_2));
     return x;
   }
+
+  /* 행 rows[r]들을 골라 새 배열로 (rows가 null이면 그대로). */
+  function pickRows(x, size, rows) {
+    if (!rows) return x;
+    var out = new Float32Array(rows.length * size);
+    for (var r = 0; r < rows.length; r++) out.set(x.subarray(rows[r] * size, (rows[r] + 1) * size), r * size);
+    return out;
+  }
+
+  var MASKED_SCORE = -3.4028234663852886e38;             // [PAD] 키에 더하는 값: float32의 가장 작은 값 (transformers와 같게)
 
   // --- 모델 ------------------------------------------------------------------------------
 
   function BertModel(weights) {
-    var c = weights.config;
-    this.config = c;
-    this.t = weights.tensors;
+    var config = weights.config;
+    this.config = config;
+    this.tensors = weights.tensors;                        // 이름(PyTorch의 state_dict 이름) → Float32Array
     this.info = weights.info;
-    this.L = c.num_hidden_layers;
-    this.H = c.hidden_size;
-    this.heads = c.num_attention_heads;
-    this.dk = c.hidden_size / c.num_attention_heads;
-    this.I = c.intermediate_size;
-    this.V = c.vocab_size;
-    this.maxLength = c.max_position_embeddings;
-    this.eps = c.layer_norm_eps;
+    this.numLayers = config.num_hidden_layers;
+    this.numHeads = config.num_attention_heads;
+    this.hiddenSize = config.hidden_size;
+    this.headSize = config.hidden_size / config.num_attention_heads;   // d_k
+    this.intermediateSize = config.intermediate_size;
+    this.vocabSize = config.vocab_size;
+    this.maxLength = config.max_position_embeddings;
+    this.layerNormEps = config.layer_norm_eps;
   }
 
   BertModel.prototype.tooLongMessage = function (n) {
     return "문장이 너무 깁니다: 토큰 " + n + "개, 이 모델은 최대 " + this.maxLength + "개까지 받습니다.";
   };
 
+  BertModel.prototype.checkIds = function (ids) {
+    if (ids.length > this.maxLength) {
+      var err = new RangeError(this.tooLongMessage(ids.length));
+      err.code = "too-long";
+      throw err;
+    }
+    for (var i = 0; i < ids.length; i++)
+      if (!(ids[i] >= 0 && ids[i] < this.vocabSize)) throw new RangeError("토큰 id " + ids[i] + " 이(가) 어휘 밖입니다.");
+  };
+
+  /* 2장: 토큰 i의 입력 벡터 = LayerNorm(단어 임베딩[ids[i]] + 위치 임베딩[i] + 세그먼트 임베딩[0]). */
+  BertModel.prototype.embed = function (ids) {
+    var n = ids.length, size = this.hiddenSize, tensors = this.tensors;
+    var word = tensors["bert.embeddings.word_embeddings.weight"], position = tensors["bert.embeddings.position_embeddings.weight"];
+    var segment = tensors["bert.embeddings.token_type_embeddings.weight"];
+    var x = new Float32Array(n * size);
+    for (var i = 0; i < n; i++) {
+      var wordRow = ids[i] * size, row = i * size;
+      for (var k = 0; k < size; k++) x[row + k] = word[wordRow + k] + position[row + k] + segment[k];   // 세그먼트 id는 모두 0
+    }
+    return layerNorm(x, n, size, tensors["bert.embeddings.LayerNorm.weight"], tensors["bert.embeddings.LayerNorm.bias"],
+                     this.layerNormEps);
+  };
+
   /*
-   * ids → {hidden: [L+1개 Float32Array(n·H)], attentions: [L개 Float32Array(heads·n·n)], ms}.
+   * 3장 1~6단계, 층 layer의 셀프 어텐션. x: n개 토큰의 벡터(n·hiddenSize), keyMask: 키마다 더할 값(n개).
+   * queryRows를 주면 그 토큰들의 질의만 계산한다(키와 값은 언제나 n개 모두).
+   * 돌려주는 것: {context: 질의마다 헤드를 합친 문맥 벡터(q·hiddenSize), weights: 헤드 h, 질의 i, 키 j의 가중치를
+   * weights[h·q·n + i·n + j]에 (q = 질의 수)}.
+   */
+  BertModel.prototype.selfAttention = function (x, n, layer, keyMask, queryRows) {
+    var size = this.hiddenSize, numHeads = this.numHeads, headSize = this.headSize, tensors = this.tensors;
+    var prefix = "bert.encoder.layer." + layer + ".attention.self.";
+    var queryInput = pickRows(x, size, queryRows), numQueries = queryRows ? queryRows.length : n;
+    // 1단계: Q, K, V 투영
+    var query = linear(queryInput, numQueries, size, tensors[prefix + "query.weight"], tensors[prefix + "query.bias"], size,
+                       new Float32Array(numQueries * size));
+    var key = linear(x, n, size, tensors[prefix + "key.weight"], tensors[prefix + "key.bias"], size, new Float32Array(n * size));
+    var value = linear(x, n, size, tensors[prefix + "value.weight"], tensors[prefix + "value.bias"], size, new Float32Array(n * size));
+    var weights = new Float32Array(numHeads * numQueries * n), context = new Float32Array(numQueries * size);
+    var scores = new Float64Array(n), scale = 1 / Math.sqrt(headSize), i, j, k;
+    for (var head = 0; head < numHeads; head++) {
+      var headStart = head * headSize;                     // 2단계: 헤드 h는 열 headStart..headStart+headSize-1
+      for (i = 0; i < numQueries; i++) {
+        var queryStart = i * size + headStart, max = -Infinity;
+        for (j = 0; j < n; j++) {                          // 3~4단계: 점수 = q·k / √d_k + 마스크
+          var keyStart = j * size + headStart, dot = 0;
+          for (k = 0; k < headSize; k++) dot += query[queryStart + k] * key[keyStart + k];
+          var score = Math.fround(dot * scale) + keyMask[j];
+          scores[j] = score;
+          if (score > max) max = score;
+        }
+        var total = 0;                                     // 5단계: 소프트맥스
+        for (j = 0; j < n; j++) { scores[j] = Math.exp(scores[j] - max); total += scores[j]; }
+        var weightRow = head * numQueries * n + i * n;
+        for (j = 0; j < n; j++) weights[weightRow + j] = scores[j] / total;
+        var contextStart = i * size + headStart;
+        for (k = 0; k < headSize; k++) {                   // 6단계: 문맥 = Σ_j 가중치 · v_j (헤드를 제자리에 합침)
+          var acc = 0;
+          for (j = 0; j < n; j++) acc += weights[weightRow + j] * value[j * size + headStart + k];
+          context[contextStart + k] = acc;
+        }
+      }
+    }
+    return { context: context, weights: weights };
+  };
+
+  /* 3장 8단계: GELU 피드포워드 + 잔차 + LayerNorm. x: rows개 벡터. */
+  BertModel.prototype.feedForward = function (x, rows, layer) {
+    var size = this.hiddenSize, inner = this.intermediateSize, tensors = this.tensors, prefix = "bert.encoder.layer." + layer + ".";
+    var expanded = linear(x, rows, size, tensors[prefix + "intermediate.dense.weight"], tensors[prefix + "intermediate.dense.bias"],
+                          inner, new Float32Array(rows * inner));
+    gelu(expanded, rows * inner);
+    var out = linear(expanded, rows, inner, tensors[prefix + "output.dense.weight"], tensors[prefix + "output.dense.bias"], size,
+                     new Float32Array(rows * size));
+    for (var k = 0; k < rows * size; k++) out[k] += x[k];  // 잔차
+    return layerNorm(out, rows, size, tensors[prefix + "output.LayerNorm.weight"], tensors[prefix + "output.LayerNorm.bias"],
+                     this.layerNormEps);
+  };
+
+  /* 인코더 층 하나: 셀프 어텐션 → 출력 투영 + 잔차 + LayerNorm(7단계) → 피드포워드. queryRows를 주면 그 토큰들만 내보낸다. */
+  BertModel.prototype.encoderLayer = function (x, n, layer, keyMask, queryRows) {
+    var size = this.hiddenSize, tensors = this.tensors, prefix = "bert.encoder.layer." + layer + ".attention.output.";
+    var attention = this.selfAttention(x, n, layer, keyMask, queryRows);
+    var rows = queryRows ? queryRows.length : n, residual = pickRows(x, size, queryRows);
+    var projected = linear(attention.context, rows, size, tensors[prefix + "dense.weight"], tensors[prefix + "dense.bias"], size,
+                           new Float32Array(rows * size));
+    for (var k = 0; k < rows * size; k++) projected[k] += residual[k];   // 잔차
+    layerNorm(projected, rows, size, tensors[prefix + "LayerNorm.weight"], tensors[prefix + "LayerNorm.bias"], this.layerNormEps);
+    return { hidden: this.feedForward(projected, rows, layer), weights: attention.weights };
+  };
+
+  /* attentionMask(1 = 실제 토큰, 0 = [PAD])를 키마다 더할 값으로. 없으면 모두 0. */
+  function keyMaskFrom(attentionMask, n) {
+    var mask = new Float32Array(n);
+    for (var j = 0; j < n; j++) mask[j] = attentionMask && !attentionMask[j] ? MASKED_SCORE : 0;
+    return mask;
+  }
+
+  /*
+   * ids → {hidden: [numLayers+1개 Float32Array(n·hiddenSize)], attentions: [numLayers개 Float32Array(numHeads·n·n)], n, ms}.
    * hidden[0]은 임베딩 출력, hidden[ℓ]은 ℓ번째 층을 지난 벡터 (파이썬의 outputs.hidden_states와 같은 번호).
    * attentions[ℓ][h·n·n + i·n + j] = 층 ℓ, 헤드 h에서 질의 i가 키 j에 준 가중치 (outputs.attentions[ℓ][0, h, i, j]).
    */
   BertModel.prototype.forward = function (ids, attentionMask) {
-    var n = ids.length, H = this.H, I = this.I, heads = this.heads, dk = this.dk, t = this.t, eps = this.eps;
-    if (n > this.maxLength) {
-      var err = new RangeError(this.tooLongMessage(n));
-      err.code = "too-long";
-      throw err;
-    }
-    var start = (typeof performance !== "undefined" ? performance : Date).now();
-    var word = t["bert.embeddings.word_embeddings.weight"], pos = t["bert.embeddings.position_embeddings.weight"];
-    var type = t["bert.embeddings.token_type_embeddings.weight"];
-    var x = new Float32Array(n * H), i, j, k, h;
-    for (i = 0; i < n; i++) {
-      if (!(ids[i] >= 0 && ids[i] < this.V)) throw new RangeError("토큰 id " + ids[i] + " 이(가) 어휘 밖입니다.");
-      var wo = ids[i] * H, po = i * H;
-      for (k = 0; k < H; k++) x[po + k] = word[wo + k] + pos[po + k] + type[k];   // 세그먼트 id는 모두 0
-    }
-    layerNorm(x, n, H, t["bert.embeddings.LayerNorm.weight"], t["bert.embeddings.LayerNorm.bias"], eps);
-    var hidden = [x.slice()], attentions = [];
-    // [PAD] 키를 가리는 더하기 마스크: 1이면 0, 0이면 float32의 가장 작은 값 (transformers와 같게)
-    var maskAdd = new Float32Array(n);
-    for (j = 0; j < n; j++) maskAdd[j] = attentionMask && !attentionMask[j] ? -3.4028234663852886e38 : 0;
-    var Q = new Float32Array(n * H), K = new Float32Array(n * H), V = new Float32Array(n * H);
-    var ctx = new Float32Array(n * H), proj = new Float32Array(n * H), inter = new Float32Array(n * I);
-    var row = new Float64Array(n), scale = 1 / Math.sqrt(dk);
-    for (var l = 0; l < this.L; l++) {
-      var p = "bert.encoder.layer." + l + ".";
-      linear(x, n, H, t[p + "attention.self.query.weight"], t[p + "attention.self.query.bias"], H, Q);
-      linear(x, n, H, t[p + "attention.self.key.weight"], t[p + "attention.self.key.bias"], H, K);
-      linear(x, n, H, t[p + "attention.self.value.weight"], t[p + "attention.self.value.bias"], H, V);
-      var att = new Float32Array(heads * n * n);
-      for (h = 0; h < heads; h++) {
-        var ho = h * dk;                                     // 헤드 h는 열 ho..ho+dk-1
-        for (i = 0; i < n; i++) {
-          var qo = i * H + ho, max = -Infinity;
-          for (j = 0; j < n; j++) {                          // 점수 = q·k / √d_k + 마스크
-            var ko = j * H + ho, s = 0;
-            for (k = 0; k < dk; k++) s += Q[qo + k] * K[ko + k];
-            s = Math.fround(s * scale) + maskAdd[j];
-            row[j] = s;
-            if (s > max) max = s;
-          }
-          var sum = 0;
-          for (j = 0; j < n; j++) { row[j] = Math.exp(row[j] - max); sum += row[j]; }
-          var ao = h * n * n + i * n;
-          for (j = 0; j < n; j++) att[ao + j] = row[j] / sum;  // 소프트맥스
-          var co = i * H + ho;
-          for (k = 0; k < dk; k++) {                         // 문맥 = Σ_j 가중치 · v_j (헤드를 제자리에 합침)
-            var acc = 0;
-            for (j = 0; j < n; j++) acc += att[ao + j] * V[j * H + ho + k];
-            ctx[co + k] = acc;
-          }
-        }
-      }
-      attentions.push(att);
-      linear(ctx, n, H, t[p + "attention.output.dense.weight"], t[p + "attention.output.dense.bias"], H, proj);
-      for (k = 0; k < n * H; k++) proj[k] += x[k];           // 잔차
-      layerNorm(proj, n, H, t[p + "attention.output.LayerNorm.weight"], t[p + "attention.output.LayerNorm.bias"], eps);
-      linear(proj, n, H, t[p + "intermediate.dense.weight"], t[p + "intermediate.dense.bias"], I, inter);
-      gelu(inter, n * I);
-      var out = new Float32Array(n * H);
-      linear(inter, n, I, t[p + "output.dense.weight"], t[p + "output.dense.bias"], H, out);
-      for (k = 0; k < n * H; k++) out[k] += proj[k];         // 잔차
-      layerNorm(out, n, H, t[p + "output.LayerNorm.weight"], t[p + "output.LayerNorm.bias"], eps);
-      x = out;
+    this.checkIds(ids);
+    var clock = typeof performance !== "undefined" ? performance : Date, start = clock.now();
+    var n = ids.length, keyMask = keyMaskFrom(attentionMask, n);
+    var x = this.embed(ids), hidden = [x], attentions = [];
+    for (var layer = 0; layer < this.numLayers; layer++) {
+      var out = this.encoderLayer(x, n, layer, keyMask, null);
+      attentions.push(out.weights);
+      x = out.hidden;
       hidden.push(x);
     }
-    var end = (typeof performance !== "undefined" ? performance : Date).now();
-    return { hidden: hidden, attentions: attentions, n: n, ms: end - start };
+    return { hidden: hidden, attentions: attentions, n: n, ms: clock.now() - start };
   };
 
   /*
-   * MLM 헤드로 위치 pos의 어휘 점수(logit)를 계산한다: 변환 dense → GELU → LayerNorm → 디코더(단어 임베딩) + 편향.
+   * 마지막 층의 출력 가운데 토큰 position의 벡터 하나만(Float32Array(hiddenSize)). 어절 채우기처럼 한 자리의 MLM 점수만
+   * 필요할 때 쓴다: 마지막 층에서는 그 자리의 질의만 계산하므로 forward보다 빠르고, 그 자리의 값은 forward와 비트까지 같다.
    */
-  BertModel.prototype.mlmLogits = function (lastHidden, posIndex) {
-    var H = this.H, t = this.t, V = this.V;
-    var h = lastHidden.subarray(posIndex * H, (posIndex + 1) * H), z = new Float32Array(H);
-    linear(h, 1, H, t["cls.predictions.transform.dense.weight"], t["cls.predictions.transform.dense.bias"], H, z);
-    gelu(z, H);
-    layerNorm(z, 1, H, t["cls.predictions.transform.LayerNorm.weight"], t["cls.predictions.transform.LayerNorm.bias"], this.eps);
-    var dec = t["cls.predictions.decoder.weight"] || t["bert.embeddings.word_embeddings.weight"];
-    return linear(z, 1, H, dec, t["cls.predictions.bias"], V, new Float32Array(V));
+  BertModel.prototype.lastHiddenAt = function (ids, position) {
+    this.checkIds(ids);
+    var n = ids.length, keyMask = keyMaskFrom(null, n), x = this.embed(ids);
+    for (var layer = 0; layer < this.numLayers; layer++)
+      x = this.encoderLayer(x, n, layer, keyMask, layer === this.numLayers - 1 ? [position] : null).hidden;
+    return x;
   };
 
-  /* 위치마다 상위 k개 {id, prob, logit}. 확률은 어휘 전체에 대한 소프트맥스.
-   * cont(어휘 크기의 0/1 표, 토크나이저의 continuationMask)를 주면 ## 조각에 간 확률의 합 contMass도 낸다. */
-  BertModel.prototype.fillMask = function (lastHidden, positions, k, cont) {
-    k = k || 5;
-    var self = this;
-    return positions.map(function (p) {
-      var logits = self.mlmLogits(lastHidden, p), max = -Infinity, i;
-      for (i = 0; i < logits.length; i++) if (logits[i] > max) max = logits[i];
-      var sum = 0, contSum = 0, e;
-      for (i = 0; i < logits.length; i++) {
-        e = Math.exp(logits[i] - max);
-        sum += e;
-        if (cont && cont[i]) contSum += e;
-      }
-      var top = [];                                        // 작은 삽입 정렬로 상위 k개
-      for (i = 0; i < logits.length; i++) {
-        if (top.length < k || logits[i] > logits[top[top.length - 1]]) {
-          var at = top.length;
-          while (at > 0 && logits[top[at - 1]] < logits[i]) at--;
-          top.splice(at, 0, i);
-          if (top.length > k) top.pop();
-        }
-      }
-      var res = {
-        position: p,
-        top: top.map(function (id) { return { id: id, logit: logits[id], prob: Math.exp(logits[id] - max) / sum }; })
-      };
-      if (cont) res.contMass = contSum / sum;
-      return res;
-    });
+  /*
+   * MLM 헤드로 위치 position의 어휘 점수(logit)를 계산한다: 변환 dense → GELU → LayerNorm → 디코더(단어 임베딩) + 편향.
+   * lastHidden: 마지막 층의 출력(토큰 여럿을 이어 붙인 배열), position: 그 안의 토큰 번호.
+   */
+  BertModel.prototype.mlmLogits = function (lastHidden, position) {
+    var size = this.hiddenSize, tensors = this.tensors;
+    var vector = lastHidden.subarray(position * size, (position + 1) * size), z = new Float32Array(size);
+    linear(vector, 1, size, tensors["cls.predictions.transform.dense.weight"], tensors["cls.predictions.transform.dense.bias"], size, z);
+    gelu(z, size);
+    layerNorm(z, 1, size, tensors["cls.predictions.transform.LayerNorm.weight"], tensors["cls.predictions.transform.LayerNorm.bias"],
+              this.layerNormEps);
+    var decoder = tensors["cls.predictions.decoder.weight"] || tensors["bert.embeddings.word_embeddings.weight"];
+    return linear(z, 1, size, decoder, tensors["cls.predictions.bias"], this.vocabSize, new Float32Array(this.vocabSize));
   };
 
-  /* 두 벡터의 코사인 유사도 (5장). */
-  function cosine(a, ao, b, bo, D) {
-    var dot = 0, na = 0, nb = 0;
-    for (var i = 0; i < D; i++) { dot += a[ao + i] * b[bo + i]; na += a[ao + i] * a[ao + i]; nb += b[bo + i] * b[bo + i]; }
-    return dot / (Math.sqrt(na) * Math.sqrt(nb) || 1);
-  }
-
-  var api = { decodeWeights: decodeWeights, BertModel: BertModel, cosine: cosine, erf: erf };
+  var api = { decodeWeights: decodeWeights, BertModel: BertModel, erf: erf };
   root.BertLab = root.BertLab || {};
   root.BertLab.decodeWeights = decodeWeights;
   root.BertLab.BertModel = BertModel;
-  root.BertLab.cosine = cosine;
   if (typeof module === "object" && module.exports) module.exports = api;
 })(typeof window !== "undefined" ? window : globalThis);
