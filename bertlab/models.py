@@ -399,10 +399,11 @@ def fill_word(model, tokenizer, text: str, k: int = 5, *, max_pieces: int = 3, b
             with torch.no_grad():
                 logp = model(input_ids=batch, **extra).logits[:, pos].log_softmax(-1)
             allowed = first_ids if step == 0 else cont_ids
-            cand = logp[:, allowed]
+            # 빔마다 지금까지의 합에 이 조각의 로그 확률을 더하고, 그 합이 큰 beam개를 남긴다
+            cand = logp[:, allowed] + torch.tensor([total for _, total in beams], dtype=logp.dtype)[:, None]
             top = cand.flatten().topk(min(beam, cand.numel()))
-            beams = [(beams[i // len(allowed)][0] + [int(allowed[i % len(allowed)])],
-                      beams[i // len(allowed)][1] + float(v)) for v, i in zip(top.values.tolist(), top.indices.tolist())]
+            beams = [(beams[i // len(allowed)][0] + [int(allowed[i % len(allowed)])], float(v))
+                     for v, i in zip(top.values.tolist(), top.indices.tolist())]
         for pieces, total in beams:
             word = tokenizer.convert_tokens_to_string(tokenizer.convert_ids_to_tokens(pieces)).replace(" ", "")
             value = total / n if score == "mean" else total
