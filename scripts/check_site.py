@@ -10,6 +10,12 @@
   (image/png·svg)을 남겨야 합니다. `MPLBACKEND=Agg`인 환경에서 커널이 그림을 내보내지 않으면 빌드는 성공해도 그림만
   조용히 빠지는데, 이 검사가 그것을 잡습니다(`_build/jupyter_execute`의 실행한 노트북을 읽음).
 
+- **글**: 쪽의 보이는 글(스크립트·스타일 제외)에
+  - 풀이 셀(태그 solution)의 출력이 접힌 풀이(<details>) 밖에 있으면 안 됩니다(답이 문제 아래에 보임);
+  - '다의어'는 용어집의 정의 밖에서 쓰지 않습니다(배·눈·말·밤·차·다리는 동음이의어);
+  - 작업 일지의 말(이슈 번호, 커밋 해시, '세션 시간')과, 학생이 본 적 없는 「원래 강의」(강사용 쪽 밖에서)가 없어야 합니다;
+  - 긴 float 꼬리(0.08900000154…), 진행 막대(`| 32/32 [00:01<00:00, …it/s]`), 링크 글의 TeX 원문(`\\sqrt{`)이 없어야 합니다.
+
 `bash scripts/build-book.sh`가 빌드 끝에 부르고, 브라우저 시험(`tests/browser/`)도 같은 함수를 씁니다.
 문제가 있으면 쪽과 내용을 적고 0이 아닌 코드로 끝납니다.
 """
@@ -125,6 +131,76 @@ def missing_figures(executed: Path) -> dict[str, list[int]]:
     return found
 
 
+class _Visible(HTMLParser):
+    """보이는 글(스크립트·스타일·수식 원문 제외)과 링크 글."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.text: list[str] = []
+        self.links: list[str] = []
+        self._skip = 0
+        self._link = 0
+
+    def handle_starttag(self, tag, attrs):
+        cls = dict(attrs).get("class") or ""
+        if tag in ("script", "style") or (tag in ("span", "div") and "math" in cls.split()):
+            self._skip += 1
+        elif self._skip and tag in ("span", "div"):
+            self._skip += 1
+        if tag == "a":
+            self._link += 1
+            self.links.append("")
+
+    def handle_endtag(self, tag):
+        if self._skip and tag in ("script", "style", "span", "div"):
+            self._skip -= 1
+        if tag == "a" and self._link:
+            self._link -= 1
+
+    def handle_data(self, data):
+        if self._skip:
+            return
+        self.text.append(data)
+        if self._link:
+            self.links[-1] += data
+
+
+INSTRUCTOR_PAGES = {"book/instructor.html", "book/errata.html"}
+_WORKLOG = re.compile(r"이슈\s*#?\d+|커밋(?:함|한|해시)?\s*\(?[0-9a-f]{7}|세션 시간|\bissue\s*#?\d+|\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,12}\b")
+_FLOAT_RESIDUE = re.compile(r"\d\.\d*?(?:0{5,}|9{5,})\d+")
+_PROGRESS = re.compile(r"\d+%\|[^|\n]{0,40}\|\s*\d+/\d+|it/s\]")
+_RAW_TEX = re.compile(r"\\(sqrt|frac|mathrm|top|text|boldsymbol)\b|\$[^$]+\$")
+
+
+def text_problems(site: Path) -> dict[str, list[str]]:
+    """{쪽: [문제 설명, ...]} — 보이는 글의 문제(위 목록)."""
+    found: dict[str, list[str]] = {}
+    for page in pages(site):
+        name = page.relative_to(site).as_posix()
+        html = page.read_text(encoding="utf-8", errors="replace")
+        parser = _Visible()
+        parser.feed(html)
+        text = " ".join(parser.text)
+        out = []
+        for cell in re.split(r'<div class="cell ', html)[1:]:
+            if "tag_solution" in cell.split(">", 1)[0] and "cell_output" in cell:
+                before = cell[: cell.index("cell_output")]
+                if before.count("<details") <= before.count("</details>"):
+                    out.append("풀이 셀의 출력이 접힌 풀이 밖에 보입니다")
+        if name != "book/glossary.html" and "다의어" in text:
+            out.append(f"'다의어' {text.count('다의어')}번(용어집 밖)")
+        if name not in INSTRUCTOR_PAGES:
+            out += [f"작업 일지: {m.group(0)!r}" for m in _WORKLOG.finditer(text)][:3]
+            if "원래 강의" in text:
+                out.append(f"'원래 강의' {text.count('원래 강의')}번(강사용 쪽 밖)")
+        out += [f"float 꼬리: {m.group(0)!r}" for m in _FLOAT_RESIDUE.finditer(text)][:3]
+        out += [f"진행 막대: {m.group(0)!r}" for m in _PROGRESS.finditer(text)][:2]
+        out += [f"링크 글의 TeX: {t.strip()!r}" for t in parser.links if _RAW_TEX.search(t)][:3]
+        if out:
+            found[name] = out
+    return found
+
+
 def main(argv: list[str]) -> int:
     site = Path(argv[0]) if argv else ROOT / "_build" / "html"
     if not (site / "index.html").exists():
@@ -141,6 +217,9 @@ def main(argv: list[str]) -> int:
     for name, cells in missing_figures(executed).items():
         problems += 1
         print(f"사라진 그림: {name}: 그림을 그리는 셀 {cells}에 그림 출력이 없습니다(MPLBACKEND=Agg?)", file=sys.stderr)
+    for name, items in text_problems(site).items():
+        problems += 1
+        print(f"글: {name}: " + "; ".join(items), file=sys.stderr)
     n = len(pages(site))
     if problems:
         print(f"사이트 검사 실패: 쪽 {n}개 중 문제 {problems}곳", file=sys.stderr)
