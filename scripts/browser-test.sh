@@ -16,6 +16,7 @@ fi
 need=()
 command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || need+=(chromium)
 dpkg -s fonts-nanum >/dev/null 2>&1 || fc-list :lang=ko 2>/dev/null | grep -qi nanum || need+=(fonts-nanum)
+command -v pdftotext >/dev/null 2>&1 || need+=(poppler-utils)
 if [ ${#need[@]} -gt 0 ]; then
   echo "설치합니다: ${need[*]}"
   if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1 \

@@ -24,16 +24,11 @@ from __future__ import annotations
 
 import base64
 import contextlib
-import json
 import os
 import re
-import shutil
-import signal
 import subprocess
 import sys
-import tempfile
 import time
-import urllib.request
 from pathlib import Path
 from urllib.parse import quote, urlparse
 
@@ -42,15 +37,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 SITE = Path(os.environ.get("BERTLAB_SITE", ROOT / "_build" / "html"))
 SHOTS = Path(os.environ.get("BERTLAB_SCREENSHOTS", ROOT / "_build" / "screenshots"))
-CHROME_FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    # 여기서부터는 이 시험이 더한 것: 외부 이름 풀이 차단, 고정된 창 크기, 컨테이너용 설정
-    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-    "--no-default-browser-check", "--disable-extensions", "--disable-dev-shm-usage",
-    "--hide-scrollbars", "--mute-audio", "--window-size=1280,900", "--lang=ko-KR",
-    "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
-]
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -68,73 +54,16 @@ def _is_implicit_favicon(url: str) -> bool:
     return (u.hostname or "") in LOCAL_HOSTS and u.path == "/favicon.ico" and not (SITE / "favicon.ico").exists()
 
 
-# --- Chrome DevTools Protocol, 아주 작게 ---------------------------------------------------
+# --- Chrome DevTools Protocol: 인쇄판·슬라이드와 같은 도우미(bertlab.course.chromium)를 쓴다 ------------------
 
-class CDP:
-    """한 탭(page target)에 붙은 CDP 연결. 응답을 기다리는 동안 온 이벤트는 ``events`` 에 모은다."""
+from bertlab.course import chromium as cr  # noqa: E402
 
-    def __init__(self, ws_url: str):
-        import websocket
 
-        self._ws_mod = websocket
-        # Chromium은 Origin 머리글이 붙은 디버깅 연결을 거절하므로 보내지 않는다.
-        self.ws = websocket.create_connection(ws_url, timeout=30, suppress_origin=True)
-        self.events: list[dict] = []
-        self._id = 0
+class CDP(cr.CDP):
+    """한 탭의 CDP 연결. 쪽을 열 때 index.html의 즉시 넘겨주기까지 끝나기를 기다린다."""
 
-    def _recv(self, timeout: float) -> dict | None:
-        self.ws.settimeout(max(timeout, 0.01))
-        try:
-            msg = json.loads(self.ws.recv())
-        except self._ws_mod.WebSocketTimeoutException:
-            return None
-        if "method" in msg:
-            self.events.append(msg)
-        return msg
-
-    def send(self, method: str, timeout: float = 30, **params) -> dict:
-        self._id += 1
-        mid = self._id
-        self.ws.send(json.dumps({"id": mid, "method": method, "params": params}))
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            msg = self._recv(deadline - time.monotonic())
-            if msg and msg.get("id") == mid:
-                if "error" in msg:
-                    raise RuntimeError(f"{method}: {msg['error']}")
-                return msg.get("result", {})
-        raise TimeoutError(f"{method}: {timeout}초 안에 응답이 없습니다")
-
-    def pump(self, quiet: float = 0.7, limit: float = 10) -> None:
-        """``quiet`` 초 동안 새 이벤트가 없을 때까지(최대 ``limit`` 초) 이벤트를 받는다."""
-        end = time.monotonic() + limit
-        while time.monotonic() < end:
-            if self._recv(min(quiet, end - time.monotonic())) is None:
-                return
-
-    def wait_event(self, name: str, timeout: float = 30) -> dict:
-        deadline = time.monotonic() + timeout
-        seen = 0
-        while True:
-            for ev in self.events[seen:]:
-                if ev["method"] == name:
-                    return ev
-            seen = len(self.events)
-            if time.monotonic() >= deadline:
-                raise TimeoutError(f"{name} 이벤트가 {timeout}초 안에 오지 않았습니다")
-            self._recv(deadline - time.monotonic())
-
-    def evaluate(self, expression: str, timeout: float = 30):
-        res = self.send("Runtime.evaluate", timeout=timeout, expression=expression, awaitPromise=True, returnByValue=True)
-        if "exceptionDetails" in res:
-            raise RuntimeError(f"자바스크립트 오류: {res['exceptionDetails'].get('exception', {}).get('description') or res['exceptionDetails']}")
-        return res["result"].get("value")
-
-    def load(self, url: str) -> None:
-        self.events.clear()
-        self.send("Page.navigate", url=url)
-        self.wait_event("Page.loadEventFired", timeout=60)
-        self.pump()  # 늦게 오는 요청·콘솔 기록(그리고 index.html의 즉시 넘겨주기)까지 받는다
+    def load(self, url: str, timeout: float = 60) -> None:
+        super().load(url, timeout=timeout)
         for _ in range(20):
             try:
                 if self.evaluate("document.readyState", timeout=10) == "complete":
@@ -142,12 +71,6 @@ class CDP:
             except RuntimeError:  # 넘어가는 중이라 문맥이 사라짐
                 pass
             time.sleep(0.25)
-
-    def close(self):
-        try:
-            self.ws.close()
-        except Exception:
-            pass
 
 
 def _problems(events: list[dict]) -> tuple[list[str], set[str]]:
@@ -187,13 +110,6 @@ def _problems(events: list[dict]) -> tuple[list[str], set[str]]:
 
 # --- 준비물: 사이트 서버와 브라우저 --------------------------------------------------------
 
-def _chromium() -> str | None:
-    for name in ("chromium", "chromium-browser"):
-        if path := shutil.which(name):
-            return path
-    return "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
-
-
 @contextlib.contextmanager
 def local_server(directory: Path):
     """``directory`` 를 127.0.0.1의 빈 포트에서 내보내는 http.server. 주소(끝에 /)를 내준다."""
@@ -216,41 +132,14 @@ def local_server(directory: Path):
 
 @contextlib.contextmanager
 def chromium_session(domains=("Page", "Runtime", "Log", "Network", "DOM")):
-    """헤드리스 Chromium을 새 프로필로 띄우고 첫 탭의 DevTools 연결(`CDP`)을 내준다. 끝나면 그 Chromium만 끈다."""
+    """헤드리스 Chromium을 새 프로필로 띄우고 첫 탭의 DevTools 연결(`CDP`)을 내준다. 끝나면 그 Chromium만 끈다.
+    file:// 쪽이 다른 파일을 fetch로 읽는 것은 독자의 브라우저처럼 막힌 채로 둔다."""
     pytest.importorskip("websocket", reason="websocket-client가 없습니다: pip install -r requirements-browser.txt")
-    exe = _chromium()
-    if exe is None:
+    if cr.chromium_path() is None:
         pytest.skip("Chromium이 없습니다. 데비안/우분투에서는 'apt-get install chromium fonts-nanum' 으로 설치하세요 (scripts/browser-test.sh 가 시도합니다).")
-    profile = tempfile.mkdtemp(prefix="bertlab-chromium-")
-    proc = subprocess.Popen([exe, *CHROME_FLAGS, f"--user-data-dir={profile}", "about:blank"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    cdp = None
-    try:
-        port_file = Path(profile) / "DevToolsActivePort"
-        deadline = time.monotonic() + 60
-        while not (port_file.exists() and port_file.read_text().strip()):
-            if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"Chromium이 시작하지 않았습니다 (종료 코드 {proc.poll()})")
-            time.sleep(0.2)
-        port = port_file.read_text().split()[0]
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=10) as r:
-            targets = [t for t in json.load(r) if t.get("type") == "page"]
-        cdp = CDP(targets[0]["webSocketDebuggerUrl"])
-        for domain in domains:
-            cdp.send(f"{domain}.enable")
+    with cr.session(domains, width=1280, height=900) as cdp:
+        cdp.__class__ = CDP
         yield cdp
-    finally:
-        if cdp:
-            cdp.close()
-        try:
-            os.killpg(proc.pid, signal.SIGTERM)  # 이 시험이 띄운 Chromium(과 그 자식)만
-            proc.wait(timeout=10)
-        except (ProcessLookupError, subprocess.TimeoutExpired):
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        shutil.rmtree(profile, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
