@@ -134,3 +134,24 @@ def test_readme_colab_instructions_point_to_the_colab_branch():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert f"/blob/{colab.COLAB_BRANCH}/notebooks/" in readme
     assert "scripts/colab-notebooks.sh" in readme
+
+
+def test_the_package_carries_every_asset_the_chapters_read():
+    """Colab은 `pip install`한 패키지만 갖는다: 장, 연습 검사, 가르치는 API가 이름으로 읽는 assets 파일은 모두
+    pyproject의 package-data에 들어 있어야 한다(빠뜨리면 Colab에서만 FileNotFoundError)."""
+    import fnmatch
+    import tomllib
+
+    root = Path(__file__).resolve().parents[1]
+    patterns = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["bertlab"]
+    readers = [c.source for p in sorted((root / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+               for c in nbformat.read(str(p), as_version=4).cells if c.cell_type == "code"]
+    readers += [p.read_text(encoding="utf-8") for p in sorted((root / "bertlab").glob("*.py"))]
+    readers += [p.read_text(encoding="utf-8") for p in sorted((root / "bertlab" / "checks").glob("*.py"))]
+    text = "\n".join(readers)
+    assets = root / "bertlab" / "assets"
+    read = [f.relative_to(root / "bertlab").as_posix() for f in sorted(assets.rglob("*")) if f.is_file()
+            and re.search(rf"[\"'/]{re.escape(f.name)}[\"']", text)]
+    assert read, "장이 읽는 assets 파일을 하나도 찾지 못했습니다(검사가 무의미해짐)"
+    missing = [f for f in read if not any(fnmatch.fnmatch(f, pat) for pat in patterns)]
+    assert not missing, f"장이 읽는데 패키지(package-data)에 없는 파일: {missing}"
