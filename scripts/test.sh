@@ -6,7 +6,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 export BERTLAB_MODEL=${BERTLAB_MODEL:-mini} HF_HUB_OFFLINE=1 MPLBACKEND=Agg TOKENIZERS_PARALLELISM=false
-.venv/bin/python -m pytest -p no:cacheprovider "$@" tests/ notebooks/ --nbval-lax --nbval-current-env
+# 코어가 둘 이상이면 pytest-xdist로 나눠 돌린다(노트북 하나의 셀들은 한 작업자에게: --dist loadfile). 작업자마다 torch
+# 스레드는 하나로 두어 서로 코어를 빼앗지 않게 한다. 숫자는 같은 시드에서 같은 검사를 통과한다(허용 오차 안).
+workers=$(( $(nproc 2>/dev/null || echo 1) < 4 ? $(nproc 2>/dev/null || echo 1) : 4 ))
+xdist=()
+if [ "$workers" -ge 2 ]; then
+  xdist=(-n "$workers" --dist loadfile)
+  export OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
+fi
+.venv/bin/python -m pytest -p no:cacheprovider "${xdist[@]}" "$@" tests/ notebooks/ --nbval-lax --nbval-current-env
+unset OMP_NUM_THREADS MKL_NUM_THREADS
 if [ $# -eq 0 ]; then
   rc=0; bash scripts/colab-test.sh --ci || rc=$?
   if [ "$rc" -eq 2 ]; then
