@@ -332,3 +332,23 @@ def test_title_first_then_collapsed_setup_cell(path):
     tags = setup.metadata.get("tags", [])
     assert "hide-input" in tags or "hide-cell" in tags, f"{path.name}: 준비 셀에 hide-input 태그가 없습니다"
     assert not {"remove-cell", "remove-input", "skip-execution"} & set(tags), f"{path.name}: 준비 셀은 실행되어야 합니다"
+
+
+PRIMITIVES = {"split_heads", "merge_heads", "additive_mask", "layer_norm", "mask_tokens", "continuation_ids",
+              "url_reachable", "pct", "pp", "josa", "mcnemar", "train_epoch"}
+
+
+def test_each_primitive_has_one_definition():
+    """한 생각에 한 정의(이슈 30 §1): 패키지, 장 노트북, 책 쪽, 스크립트를 통틀어 `def 이름(`이 한 곳에만 있다.
+    장은 패키지의 정의를 쓰고(bl.show_source로 보여 주기도 함), 같은 것을 다시 정의하지 않는다."""
+    root = Path(__file__).resolve().parents[1]
+    sources = {p.relative_to(root).as_posix(): p.read_text(encoding="utf-8")
+               for folder in ("bertlab", "scripts", "book") for p in (root / folder).rglob("*")
+               if p.suffix in (".py", ".md") and p.is_file() and "_build" not in p.parts}
+    for nb in sorted((root / "notebooks").glob("*.ipynb")):
+        sources[nb.name] = "\n".join(c.source for c in _read(nb).cells if c.cell_type == "code")
+    where = {name: [path for path, text in sources.items() if re.search(rf"^\s*def {name}\(", text, re.M)] for name in PRIMITIVES}
+    twice = {name: paths for name, paths in where.items() if len(paths) > 1}
+    missing = sorted(name for name, paths in where.items() if not paths)
+    assert not twice, f"같은 것을 두 번 정의했습니다: {twice}"
+    assert not missing, f"정의를 찾지 못했습니다(이름이 바뀌었으면 PRIMITIVES를 고치세요): {missing}"
