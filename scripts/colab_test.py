@@ -137,7 +137,7 @@ def main(argv=None) -> int:
         print(f"{kind} {path.stem} [{model}] {rows[-1][3]:.1f}초 · {status}", flush=True)
 
     # mBERT를 골랐는데 허브가 없을 때의 안내
-    first = sorted(out.glob("[0-9][0-9]_*.ipynb"))[0]
+    first = sorted(p for p in out.glob("[0-9][0-9]_*.ipynb") if not p.stem.endswith(".executed"))[0]
     try:
         message = mbert_offline_message(nbformat.read(str(first), as_version=4), home, content)
         print(f"mBERT 오프라인 안내 ({first.stem}): 통과\n  {message}")
@@ -149,7 +149,7 @@ def main(argv=None) -> int:
     from test_any_shape import make_random_bert
 
     stand_in = make_random_bert(work / "random-bert-12x12")
-    any_shape = sorted(out.glob("[0-9][0-9]_*.ipynb"))
+    any_shape = sorted(p for p in out.glob("[0-9][0-9]_*.ipynb") if not p.stem.endswith(".executed"))
     if a.ci:  # CI는 모든 장을 tests/test_any_shape.py(글 셀까지 든 원본)로 이미 돌린다: 여기서는 양식 필드로 주는 길만 본다
         any_shape = any_shape[:1]
     for path in any_shape:
