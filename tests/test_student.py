@@ -43,9 +43,20 @@ def test_problems_and_checks_stay(prepared):
         assert checks == [c.source for c in made.cells if CHECK_TAG in c.get("metadata", {}).get("tags", [])]
         assert not any(SOLUTION_TAG in c.get("metadata", {}).get("tags", []) for c in made.cells)
         assert "## 연습문제" in "\n".join(c.source for c in made.cells if c.cell_type == "markdown")
+        points = [c for c in made.cells if c.cell_type == "code" and "bl.points(" in c.source]
+        assert points and all("remove-output" in c.metadata.get("tags", []) for c in points), path.name  # 답의 점은 쪽에 싣지 않음
     toc = (prepared / "_toc.yml").read_text(encoding="utf-8")
     assert "book/instructor" not in toc and "book/errata" not in toc and "notebooks/03_attention" in toc
     assert "(학생판)" in (prepared / "_config.yml").read_text(encoding="utf-8")
+
+
+def test_no_link_to_an_instructor_page_is_left(prepared):
+    """학생판에서 빠진 강사용 쪽(수업 운영 가이드, 정오표)을 가리키는 참조는 글만 남는다(남으면 빌드가 깨진다)."""
+    linked = [p.name for p in (ROOT / "book").glob("*.md") if p.stem not in ("instructor", "errata")
+              and student._INSTRUCTOR_LINK.search(p.read_text(encoding="utf-8"))]
+    assert linked, "강사용 쪽을 가리키는 학생용 쪽이 없어 이 시험이 아무것도 확인하지 않습니다"
+    left = [p.name for p in (prepared / "book").glob("*.md") if student._INSTRUCTOR_LINK.search(p.read_text(encoding="utf-8"))]
+    assert not left, left
 
 
 def test_check_finds_solution_text_in_html_index_and_sources(tmp_path):

@@ -243,8 +243,10 @@ def student_edition(nb):
     ex, _ = make_exercise(nb, whole_chapter=True)
     ex.metadata.pop("bertlab", None)
     for cell in ex.cells:
-        if cell.cell_type == "code" and cell.source.startswith(CODE_PLACEHOLDER):
-            cell.metadata.setdefault("tags", [])
+        # 글로 답하는 문제의 '답에 들어가야 할 점'은 학생이 셀을 실행할 때만 보인다: 학생판 쪽에는 그 출력을 싣지 않는다
+        if cell.cell_type == "code" and "bl.points(" in cell.source:
+            tags = cell.metadata.setdefault("tags", [])
+            tags[:] = [t for t in tags if t not in ("hide-output", "remove-output")] + ["remove-output"]
     return ex
 
 

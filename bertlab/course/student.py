@@ -23,6 +23,8 @@ from .exercises import CHAPTER_GLOB, SOLUTION_TAG, _fence_parts, _SOLUTION_DROPD
 ROOT = Path(__file__).resolve().parents[2]
 COPY = ["_config.yml", "_toc.yml", "book", "notebooks"]
 INSTRUCTOR_ONLY = ["book/instructor", "book/errata"]
+# {ref}`글 <instructor…>`, {ref}`instructor`, {doc}`글 <instructor>`, errata도 같음
+_INSTRUCTOR_LINK = re.compile(r"\{(?:ref|doc)\}`(?:([^`<]*)<)?(?:\.\./)?(?:book/)?(?:instructor[\w-]*|errata)>?`")
 _ROLE = re.compile(r"\{[a-z:]+\}`([^`]*)`")
 
 
@@ -52,6 +54,12 @@ def prepare(out: Path, root: Path = ROOT) -> list[Path]:
         toc = re.sub(rf"^\s*-\s*file:\s*{re.escape(page)}\s*\n", "", toc, flags=re.M)
         (out / f"{page}.md").unlink(missing_ok=True)
     (out / "_toc.yml").write_text(toc, encoding="utf-8")
+    # 학생판에 남는 쪽이 강사용 쪽을 가리키면 링크 대신 글만 남긴다(없는 쪽을 가리키는 참조는 빌드를 깨뜨린다)
+    for page in sorted((out / "book").glob("*.md")):
+        text = page.read_text(encoding="utf-8")
+        unlinked = _INSTRUCTOR_LINK.sub(lambda m: (m.group(1) or "").strip() or "수업 운영 가이드", text)
+        if unlinked != text:
+            page.write_text(unlinked, encoding="utf-8")
     cfg = (out / "_config.yml").read_text(encoding="utf-8")
     cfg = re.sub(r"^title:\s*(.+)$", lambda m: f"title: {m.group(1).strip()} (학생판)", cfg, count=1, flags=re.M)
     (out / "_config.yml").write_text(cfg, encoding="utf-8")
@@ -94,7 +102,13 @@ _WORD = re.compile(r"[가-힣]{2,}|[A-Za-z_][A-Za-z0-9_]{3,}")
 def solution_words(root: Path = ROOT) -> set[str]:
     """풀이에만 나오는 낱말(한글 두 글자 이상, 식별자 네 글자 이상): 학생판의 검색 색인에 있으면 안 된다."""
     pieces, rest = _solution_and_rest(root)
-    return {w for p in pieces for w in _WORD.findall(p)} - set(_WORD.findall(rest))
+    return _not_in({w for p in pieces for w in _WORD.findall(p)}, set(_WORD.findall(rest)))
+
+
+def _not_in(words: set[str], seen: set[str]) -> set[str]:
+    """`seen`에 없는 낱말. 한국어 검색 색인은 어절에서 조사를 떼어 색인하므로('최적화는' → '최적화'), 본문의 어절이
+    그 낱말로 시작하면 본문에 나온 것으로 봅니다."""
+    return {w for w in words if w not in seen and not any(s.startswith(w) for s in seen)}
 
 
 def _dropdown_sentences(text: str) -> list[str]:
@@ -139,6 +153,28 @@ def _index_terms(site: Path) -> set[str]:
     return {t.lower() for t in terms}
 
 
+def _shown_words(executed: Path) -> set[str]:
+    """학생판이 실행한 노트북(풀이 셀이 없음)의 보이는 셀과 그 출력에 나오는 낱말. 풀이에도 나오는 낱말이 본문의 표나
+    출력(예: 설정 이름, 예문)에도 나오면 색인에 있어도 새어 나간 것이 아니다. 쪽에서 지운 셀과 출력은 세지 않는다."""
+    import json
+
+    words: set[str] = set()
+    for path in sorted(Path(executed).rglob("*.ipynb")):
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            tags = set(cell.get("metadata", {}).get("tags", []))
+            if "remove-cell" in tags:
+                continue
+            texts = ["".join(cell.get("source", ""))] if "remove-input" not in tags else []
+            if "remove-output" not in tags:
+                for out in cell.get("outputs", []):
+                    texts += ["".join(out.get("text", ""))]
+                    texts += ["".join(v) if isinstance(v, list) else str(v) for k, v in out.get("data", {}).items()
+                              if k in ("text/plain", "text/html", "text/markdown")]
+            for text in texts:
+                words.update(_WORD.findall(text))
+    return words
+
+
 def check(site: Path, root: Path = ROOT) -> dict[str, list[str]]:
     """{파일: [남아 있는 풀이 조각, ...]} — HTML 쪽과 내려받는 원본(_sources)의 풀이 줄·문장, 검색 색인의 풀이에만 있는 낱말."""
     fingerprints = solution_fingerprints(root)
@@ -148,7 +184,8 @@ def check(site: Path, root: Path = ROOT) -> dict[str, list[str]]:
         hits = [f for f in fingerprints if " ".join(f.split()) in squeezed]
         if hits:
             found[name] = hits[:3]
-    words = sorted(w for w in solution_words(root) if w.lower() in _index_terms(site))
+    shown = _shown_words(Path(site).parent / "jupyter_execute")
+    words = sorted(w for w in _not_in(solution_words(root), shown) if w.lower() in _index_terms(site))
     if words:
         found["searchindex.js"] = words[:5]
     return found

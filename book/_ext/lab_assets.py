@@ -512,6 +512,13 @@ def _static_source(app) -> Path:
     return Path(app.srcdir) / app.config.lab_static_dir
 
 
+def _bundled_model() -> Path:
+    """실습실이 싣는 모델: 설치된 bertlab의 번들 미니 BERT(책 원본을 다른 폴더에 복사해 빌드하는 학생판도 같은 모델)."""
+    from bertlab.models import MINI_DIR
+
+    return Path(MINI_DIR)
+
+
 def _build_lab(app, exception) -> None:
     if exception is not None or app.builder.format != "html":
         return
@@ -524,7 +531,7 @@ def _build_lab(app, exception) -> None:
     for path in sorted(src.glob("*")):
         if path.suffix in STATIC_SUFFIXES and path.is_file():
             shutil.copy2(path, out_dir / path.name)
-    model_dir = Path(app.srcdir) / app.config.lab_model_dir
+    model_dir = Path(app.config.lab_model_dir) if app.config.lab_model_dir else _bundled_model()
     if needs_update(model_dir, out_dir):
         info = convert(model_dir, out_dir)
         log.info(f"실습실: 가중치 {info['weights_bytes'] / 1e6:.2f} MB (k={info['step_divisor']:.1f}, "
@@ -534,7 +541,7 @@ def _build_lab(app, exception) -> None:
 
 
 def setup(app):
-    app.add_config_value("lab_model_dir", "bertlab/assets/mini-bert", "env")
+    app.add_config_value("lab_model_dir", "", "env")  # 비어 있으면 설치된 bertlab의 번들 미니 BERT
     app.add_config_value("lab_static_dir", "book/_static/lab", "env")
     app.connect("build-finished", _build_lab)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
