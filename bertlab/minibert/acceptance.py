@@ -110,6 +110,25 @@ def evaluate_acceptance(model, tokenizer, rows: list[dict] | None = None, k: int
             "by_topic": {t: rates([i for i in items if i["topic"] == t]) for t in topics}, "items": items}
 
 
+def score_words(model, tokenizer, rows: list[dict], k: int = 5) -> dict:
+    """어절 단위 채점(이슈 25의 규칙): `fill_word`의 상위 k개 어절 가운데 ``answers``의 어절과 **글자가 똑같은** 것이 있는
+    문장의 몫(``topk``)과 1위가 그런 문장의 몫(``top1``). 조각을 맞춰 주는 옛 규칙과 달리 어절 전체를 봅니다.
+
+    ``rows``: ``{"sentence", "answers"(어절 목록)}`` 목록. 돌려주는 ``items``에는 문장마다 후보 어절과 맞힌 순위가 있습니다.
+    """
+    from ..models import fill_word
+
+    items = []
+    for row in rows:
+        words = [unicodedata.normalize("NFC", w) for w, _ in fill_word(model, tokenizer, row["sentence"], k=k)]
+        hits = [i for i, w in enumerate(words) if w in row["answers"]]
+        items.append({"sentence": row["sentence"], "answers": row["answers"], "words": words,
+                      "rank": hits[0] + 1 if hits else None})
+    n = len(items) or 1
+    return {"k": k, "rows": len(items), "top1": sum(i["rank"] == 1 for i in items) / n,
+            "topk": sum(i["rank"] is not None for i in items) / n, "items": items}
+
+
 def format_table(result: dict) -> str:
     """주제별 표(마크다운)와 전체 한 줄."""
     k = result["k"]

@@ -6,6 +6,7 @@
 만드는 규칙(학습 전에 정함): held-out 문서(`everyday.is_heldout`)의 문장 가운데 어절이 4개 이상이고 한글이 든 문장에서,
 형태소 분석기 Kiwi로 첫 형태소가 내용어(일반·고유 명사, 동사, 형용사, 어근, 일반 부사)인 어절을 고르고, 그 가운데 하나를
 문장마다 정해진 난수(문장의 SHA-1)로 골라 `[MASK]`로 바꿉니다. 어절 끝의 문장 부호는 남깁니다('먹었다.' → '[MASK].').
+후보 문장이 `--n`(기본 600)개보다 많으면 문장의 SHA-1 순서로 n개를 골라(앞쪽 주제에 몰리지 않게) 파일 순서로 적습니다.
 답은 가린 어절 그대로이고, 채점은 `fill_word`가 낸 상위 5개 가운데 답과 글자가 똑같은 어절이 있는지입니다.
 """
 
@@ -72,7 +73,9 @@ def build(n: int = 600, path: Path = SET_FILE) -> int:
         made = mask_one(s["text"], kiwi)
         if made:
             rows.append({**s, "sentence": made[0], "answer": made[1]})
-    rows = rows[:n] if len(rows) > n else rows
+    if len(rows) > n:  # 앞쪽 주제에 몰리지 않게, 문장의 SHA-1 순서로 n개를 고른 뒤 파일 순서로 되돌린다
+        keep = set(sorted(range(len(rows)), key=lambda i: hashlib.sha1(rows[i]["sentence"].encode("utf-8")).hexdigest())[:n])
+        rows = [r for i, r in enumerate(rows) if i in keep]
     lines = ["\t".join(COLUMNS)]
     lines += ["\t".join([f"h{i:04d}", r["sentence"], r["answer"], r["genre"], r["register"], r["topic"]]) for i, r in enumerate(rows)]
     Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -87,16 +90,10 @@ def read_set(path: Path = SET_FILE) -> list[dict]:
 
 
 def score(model, tokenizer, rows: list[dict], k: int = 5) -> dict:
-    """상위 k개 정확도(가린 어절과 글자가 똑같은 후보가 있는 문장의 몫)와 상위 1개 정확도."""
-    from ..models import fill_word
+    """상위 k개 정확도(가린 어절과 글자가 똑같은 후보가 있는 문장의 몫)와 상위 1개 정확도: `acceptance.score_words`."""
+    from .acceptance import score_words
 
-    top1 = topk = 0
-    for r in rows:
-        words = [w for w, _ in fill_word(model, tokenizer, r["sentence"], k=k)]
-        top1 += bool(words) and words[0] == r["answer"]
-        topk += r["answer"] in words
-    n = len(rows) or 1
-    return {"rows": len(rows), "top1": top1 / n, "topk": topk / n, "k": k}
+    return score_words(model, tokenizer, [{"sentence": r["sentence"], "answers": [r["answer"]]} for r in rows], k=k)
 
 
 def main(argv: list[str] | None = None) -> int:
