@@ -84,3 +84,15 @@ def test_senses_summary_reports_both_sets_and_the_permutation_test():
     assert "단어 2개 모두 같은 뜻끼리 더 비슷합니다(차이 +0.010–+0.030)" in text
     assert "단어 2개 모두 그 차이가 우연으로 보기 어렵습니다" in text  # 조사 고정 묶음
     assert "평균(+0.005)이" in text and "평균(+0.010)보다 크지 않아서" in text
+
+
+def test_masking_sentence_follows_the_settings():
+    """모델 카드의 가리기 설명은 학습 설정에서 나온다: run7(토큰, 15 % 고정)과 이슈 25의 레시피(단어 통째, 25 % → 15 %)."""
+    from bertlab.minibert.modelcard import masking_sentence
+
+    run7 = masking_sentence({"mask_prob": 0.15, "mask_prob_end": 0.15, "whole_word": False})
+    assert "15 %" in run7 and "토큰(조각)을 골라" in run7 and "25 %" not in run7
+    new = masking_sentence({"mask_prob": 0.25, "mask_prob_end": 0.15, "whole_word": True})
+    assert "25 %에서" in new and "15 %로" in new and "**모두**" in new
+    # 설정이 없는 옛 기록(mask_prob 이전)은 15 % 토큰 가리기
+    assert masking_sentence({}) == run7

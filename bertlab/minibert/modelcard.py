@@ -117,6 +117,7 @@ def evaluate_checkpoint(model_dir: Path, work: Path, max_len: int = 64) -> dict:
     most_frequent_id = freq.most_common(1)[0][0]
     everyday = set(s for d in data.read_documents(data.TEXT_DIR / "everyday_ko.txt") for s in d)
     everyday_v2 = set(s for path in corpus_mod.everyday_v2_files() for d in data.read_documents(path) for s in d)
+    everyday_v2 |= set(s for d in everyday_v3_documents() for s in d)  # 이슈 25의 v3도 일상 글
     groups = {
         "all": held_docs,
         "everyday": [d for d in held_docs if d[0] in everyday | everyday_v2],
@@ -154,6 +155,7 @@ def evaluate_checkpoint(model_dir: Path, work: Path, max_len: int = 64) -> dict:
         "senses_p": {"eval": senses.sense_gap_p_values(vectors), "eval_particle": senses.sense_gap_p_values(particle_vectors)},
         "fill_mask": {s: fill_mask(mlm, tokenizer, s) for s in FILL_MASK_SENTENCES},
         "acceptance": acceptance_summary(mlm, tokenizer),
+        **word_scores(mlm, tokenizer),
         "tokenizer": {
             "vocab_size": len(tokenizer),
             "heldout_unk_rate": tok_stats["unk_rate"],
@@ -169,6 +171,37 @@ def acceptance_summary(mlm, tokenizer, k: int = 5) -> dict:
     result = acceptance_mod.evaluate_acceptance(mlm, tokenizer, k=k)
     result["items"] = [{key: item[key] for key in ("id", "predictions", "rank", "reachable")} for item in result["items"]]
     return result
+
+
+def everyday_v3_documents() -> list[list[str]]:
+    """일상 말뭉치 v3의 문서(문장 목록): held-out 평가를 일상 글과 문서 글로 나눌 때 씁니다."""
+    from . import everyday
+
+    return [list(d.lines) for path in everyday.files() for d in everyday.parse(everyday.read_text(path))[0]]
+
+
+def word_scores(mlm, tokenizer, k: int = 5) -> dict:
+    """어절 단위 빈칸 채우기(`fill_word`, 글자 그대로 채점): 수용 세트와, 있으면 일상 held-out 빈칸 세트."""
+    from . import heldout
+
+    out = {}
+    r = acceptance_mod.score_words(mlm, tokenizer, acceptance_mod.read_acceptance(), k=k)
+    out["acceptance_word"] = {"k": k, "rows": r["rows"], "top1": r["top1"], "topk": r["topk"],
+                              "items": [{"words": i["words"], "rank": i["rank"]} for i in r["items"]]}
+    if heldout.SET_FILE.exists():
+        h = heldout.score(mlm, tokenizer, heldout.read_set(), k=k)
+        out["heldout_word"] = {"k": k, "rows": h["rows"], "top1": h["top1"], "topk": h["topk"]}
+    return out
+
+
+def masking_sentence(train: dict) -> str:
+    """모델 카드의 '사전학습' 첫 문장: 학습 설정(`training_settings.json`의 train)에서 만든다."""
+    start, end = train.get("mask_prob", 0.15), train.get("mask_prob_end", train.get("mask_prob", 0.15))
+    rate = (f"{100 * start:.0f} %" if abs(start - end) < 1e-9 else
+            f"학습 처음 {100 * start:.0f} %에서 마지막 {100 * end:.0f} %로 선형으로 줄어드는 비율")
+    unit = ("단어(첫 조각과 뒤따르는 `##` 조각들; 문장 부호는 따로 한 단어)를 골라 그 조각을 **모두** 가림(조각마다 80 % [MASK], 10 % 무작위, 10 % 그대로)"
+            if train.get("whole_word") else "토큰(조각)을 골라 80 % [MASK], 10 % 무작위, 10 % 그대로")
+    return f"MLM(가리는 비율은 {rate}; {unit})"
 
 
 def _sense_table(senses: dict[str, dict[str, float]], p_values: dict[str, float] | None) -> list[str]:
@@ -220,7 +253,9 @@ def write_model_card(model_dir: Path, work: Path, metrics: dict) -> Path:
         "",
         f"학습 말뭉치의 한글 비율은 {_pct(tr['hangul_share'])}, 서로 다른 한글 음절은 {tr['distinct_hangul_syllables']:,}자입니다. "
         "Debian 문서는 패키지를 설치하지 않고 `apt-get download` + `dpkg -x`로 풀어 HTML/Mallard에서 문단을 뽑았고, 마크업·코드·메뉴 경로·"
-        "한글 비율 60 % 미만 문장·중복 문장을 걸렀습니다. held-out은 문서 해시로 5 %를 떼었고(실제 문서와 일상 문단), 동음이의어 평가 문장은 학습에서 뺐습니다.",
+        "한글 비율 60 % 미만 문장·중복 문장을 걸렀습니다. held-out은 문서 해시로 5 %를 떼었고(실제 문서와 일상 문단"
+        + ("; 일상 말뭉치 v3는 문서 글의 SHA-1로 3 %" if "everyday_v3" in stats["sources"] else "")
+        + "), 동음이의어 평가 문장은 학습에서 뺐습니다.",
         "",
         "## 어휘 (WordPiece)",
         "",
@@ -238,7 +273,7 @@ def write_model_card(model_dir: Path, work: Path, metrics: dict) -> Path:
         "",
         "## 사전학습",
         "",
-        f"MLM(토큰의 15 %를 골라 80 % [MASK], 10 % 무작위, 10 % 그대로) + NSP(절반은 실제 다음 문장, 절반은 다른 문서의 문장; "
+        masking_sentence(settings["train"]) + " + NSP(절반은 실제 다음 문장, 절반은 다른 문서의 문장; "
         f"한 문장짜리 조각은 실제 다음 문장이 없어 늘 무작위가 되므로 학습 쌍의 {100 * metrics['nsp_random_share']:.0f} %가 무작위). "
         f"설정: {json.dumps(settings['train'], ensure_ascii=False)}. MLM 로짓은 마스크된 위치에서만 계산합니다. "
         f"이 2코어 CPU에서 torch 스레드 {settings['train'].get('threads', 1)}개로 {last['step']:,} 스텝"
@@ -307,6 +342,17 @@ def write_model_card(model_dir: Path, work: Path, metrics: dict) -> Path:
                   "", f"| 주제 | 문장 | 상위 1개 | 상위 {acc['k']}개 |", "|---|---:|---:|---:|"]
         for topic, r in acc["by_topic"].items():
             lines.append(f"| {topic} | {r['rows']} | {_pct(r['top1'])} | {_pct(r['topk'])} |")
+    word = metrics.get("acceptance_word")
+    if word:
+        lines += ["", f"어절 채우기(`bl.fill_word`: `[MASK]` 1~3개를 왼쪽부터 채우고 조각의 로그 확률을 더함)로 같은 문장을 재면, 상위 "
+                  f"{word['k']}개 안에 받아들이는 어절과 글자가 똑같은 어절이 있는 문장이 {_pct(word['topk'])}, 1위가 그런 문장이 "
+                  f"{_pct(word['top1'])}입니다."]
+    held_word = metrics.get("heldout_word")
+    if held_word:
+        lines += ["", "### 일상 held-out 빈칸 세트", "",
+                  f"일상 말뭉치 v3의 held-out 문서(학습에 쓰지 않음)에서 문장마다 내용 어절 하나를 가린 {held_word['rows']:,}문장"
+                  "(`bertlab/minibert/text/everyday_v3_heldout.tsv`, 다시 학습하기 전에 만듦): `fill_word` 상위 "
+                  f"{held_word['k']}개 안에 가린 어절이 그대로 있는 문장 {_pct(held_word['topk'])}, 1위 {_pct(held_word['top1'])}."]
     if probes:
         lines += ["", "## 탐색 기록", "", "| 실험 | 설정 | 스텝 | 시간 | 결과 |", "|---|---|---:|---|---|"]
         for p in probes:
