@@ -315,3 +315,15 @@ def test_mask_rate_decays_linearly():
     assert mask_prob_at(50, s) == pytest.approx(0.20)
     assert mask_prob_at(100, s) == pytest.approx(0.15)
     assert {mask_prob_at(k, TrainSettings()) for k in (0, 7000, 15999)} == {0.15}
+
+
+def test_sense_repeat_repeats_only_the_sense_text(tmp_path):
+    one = C.build_corpus(tmp_path, use_debian=False, template_docs=0)
+    three = C.build_corpus(tmp_path, use_debian=False, template_docs=0, sense_repeat=3)
+    for name, s in one.stats["sources"].items():
+        factor = 3 if name in {"senses_ko", "senses_paragraphs_ko"} else 1
+        assert three.stats["sources"][name]["train"]["sentences"] == factor * s["train"]["sentences"], name
+        assert three.stats["sources"][name]["heldout"] == s["heldout"], name
+    assert len(three.heldout) == len(one.heldout)
+    with pytest.raises(ValueError, match="sense_repeat"):
+        C.build_corpus(tmp_path, use_debian=False, template_docs=0, sense_repeat=0)

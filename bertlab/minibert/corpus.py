@@ -225,8 +225,15 @@ def build_corpus(
     use_debian: bool = True,
     everyday_v2: bool = False,
     everyday_v3: bool = False,
+    sense_repeat: int = 1,
 ) -> Corpus:
-    """모든 출처를 모아 정제·중복 제거·문서 단위 분할을 하고 통계를 붙입니다."""
+    """모든 출처를 모아 정제·중복 제거·문서 단위 분할을 하고 통계를 붙입니다.
+
+    `sense_repeat`: 동음이의어 학습 문장과 문단(`senses_ko`, `senses_paragraphs_ko`)을 학습 글에 이만큼 되풀이해 넣습니다
+    (일상 글이 많아져 그 몫이 줄어들 때 뜻 신호를 지키려고; 기본 1 = 한 번).
+    """
+    if sense_repeat < 1:
+        raise ValueError(f"sense_repeat는 1 이상이어야 합니다(받은 값: {sense_repeat}).")
     sources: dict[str, list[list[str]]] = {}
     if use_debian:
         for pkg, html_dir in fetch_debian_docs(cache_dir).items():
@@ -277,6 +284,8 @@ def build_corpus(
                 train.append(doc)
         if name == "everyday_v3":
             held = dedup_documents(v3_held, seen)
+        if name in {"senses_ko", "senses_paragraphs_ko"}:
+            train = [list(d) for _ in range(sense_repeat) for d in train]
         corpus.train.extend(train)
         corpus.heldout.extend(held)
         per_source[name] = {"train": corpus_stats(train), "heldout": corpus_stats(held)}

@@ -271,7 +271,7 @@ def export(work: Path, out_dir: Path) -> Path:
 
 def build(
     work: Path, template_docs: int, vocab_size: int, use_debian: bool = True, tokenizer_from: Path | None = None,
-    everyday_v2: bool = False, everyday_v3: bool = False, log=print,
+    everyday_v2: bool = False, everyday_v3: bool = False, sense_repeat: int = 1, log=print,
 ) -> None:
     """말뭉치와 토크나이저를 만듭니다(이미 있으면 건너뜀).
 
@@ -284,7 +284,7 @@ def build(
         raise FileNotFoundError(f"--tokenizer-from: {tokenizer_from}에 tokenizer.json이 없습니다.")
     if not (work / "corpus" / "train.txt").exists():
         c = corpus_mod.build_corpus(work / "debian", template_docs=template_docs, use_debian=use_debian, everyday_v2=everyday_v2,
-                                    everyday_v3=everyday_v3)
+                                    everyday_v3=everyday_v3, sense_repeat=sense_repeat)
         corpus_mod.save_corpus(c, work / "corpus")
         log(json.dumps({"corpus": c.stats["train"], "heldout": c.stats["heldout"]}, ensure_ascii=False))
     if (work / "tokenizer" / "tokenizer.json").exists():
@@ -311,6 +311,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--template-docs", type=int, default=2000)
     p.add_argument("--everyday-v2", action="store_true", help="assets/text/everyday_v2/의 일상 말뭉치도 넣음(run7은 없이)")
     p.add_argument("--everyday-v3", action="store_true", help="minibert/text/everyday_v3/의 일상 말뭉치도 넣음(held-out 문서 제외)")
+    p.add_argument("--sense-repeat", type=int, default=1, help="동음이의어 학습 문장·문단을 학습 글에 몇 번 넣을지(run7은 1)")
     p.add_argument("--vocab-size", type=int, default=12000)
     p.add_argument("--no-debian", action="store_true", help="Debian 문서 없이 직접 쓴 문장만(테스트용)")
     p.add_argument("--tokenizer-from", type=Path, default=None,
@@ -327,9 +328,11 @@ def main(argv: list[str] | None = None) -> None:
     settings = TrainSettings(**{k: getattr(a, k) for k in TrainSettings.__dataclass_fields__})
     a.work.mkdir(parents=True, exist_ok=True)
     if a.command in {"build", "all"}:
-        build(a.work, a.template_docs, a.vocab_size, not a.no_debian, a.tokenizer_from, a.everyday_v2, a.everyday_v3)
+        build(a.work, a.template_docs, a.vocab_size, not a.no_debian, a.tokenizer_from, a.everyday_v2, a.everyday_v3,
+              a.sense_repeat)
     if a.command in {"train", "all"}:
-        corpus = {"everyday_v2": a.everyday_v2, "everyday_v3": a.everyday_v3, "template_docs": a.template_docs}
+        corpus = {"everyday_v2": a.everyday_v2, "everyday_v3": a.everyday_v3, "template_docs": a.template_docs,
+                  "sense_repeat": a.sense_repeat}
         (a.work / "settings.json").write_text(json.dumps({"size": asdict(size), "train": asdict(settings), "corpus": corpus}, indent=2))
         train(a.work, settings, size)
     if a.command in {"export", "all"}:
