@@ -180,6 +180,14 @@ _WORKLOG = re.compile(r"이슈\s*#?\d+|커밋(?:함|한|해시)?\s*\(?[0-9a-f]{7
 _FLOAT_RESIDUE = re.compile(r"\d\.\d*?(?:0{5,}|9{5,})\d+")
 _PROGRESS = re.compile(r"\d+%\|[^|\n]{0,40}\|\s*\d+/\d+|it/s\]")
 _RAW_TEX = re.compile(r"\\(sqrt|frac|mathrm|top|text|boldsymbol)\b|\$[^$]+\$")
+_RAW_MD = re.compile(r"`[^`\n<>]{1,80}`")  # 본문에 그대로 보이는 마크다운 코드 표시(glue:text로 넣은 글은 마크다운으로 읽히지 않는다)
+_CODE_BLOCKS = re.compile(r"(?s)<(pre|code|script|style|textarea)\b.*?</\1>")
+
+
+def raw_markdown(html: str) -> list[str]:
+    """코드 블록과 코드 조각을 뺀 본문에서 백틱으로 둘러싼 글(마크다운이 렌더되지 않고 보이는 곳)."""
+    prose = re.sub(r"<[^>]+>", " ", _CODE_BLOCKS.sub(" ", html))
+    return [m.group(0) for m in _RAW_MD.finditer(prose)]
 
 
 def text_problems(site: Path) -> dict[str, list[str]]:
@@ -206,6 +214,7 @@ def text_problems(site: Path) -> dict[str, list[str]]:
         out += [f"float 꼬리: {m.group(0)!r}" for m in _FLOAT_RESIDUE.finditer(text)][:3]
         out += [f"진행 막대: {m.group(0)!r}" for m in _PROGRESS.finditer(text)][:2]
         out += [f"링크 글의 TeX: {t.strip()!r}" for t in parser.links if _RAW_TEX.search(t)][:3]
+        out += [f"렌더되지 않은 마크다운: {t!r}" for t in raw_markdown(html)][:3]
         if out:
             found[name] = out
     return found

@@ -38,7 +38,8 @@ def test_text_checks_find_each_problem(tmp_path):
         "notebooks/03_attention.html": SOLUTION_OUTSIDE + "<p>원래 강의는 틀렸습니다. 기여 [0.08900000154972076]</p>"
                                        '<p><a href="#x"><span>왜 \\sqrt{d_k}로 나누는가</span></a></p>'
                                        "<pre>에포크 1/3:  19%|#####6   | 6/32 [00:01&lt;00:04, 5.1it/s]</pre>",
-        "book/mini_bert.html": "<p>여섯 다의어 문장 (이슈 20, 커밋함(cc22f54)), 세션 시간 안에</p>",
+        "book/mini_bert.html": "<p>여섯 다의어 문장 (이슈 20, 커밋함(cc22f54)), 세션 시간 안에</p><p><span>`[MASK]` 토큰에는</span></p>"
+                               "<pre>x = \"`코드 안의 백틱`\"</pre><p><code>`그대로`</code></p>",
         "book/glossary.html": "<p>다의어(polysemy): 한 단어의 이어진 여러 뜻</p>",
         "book/errata.html": "<p>원래 강의 자료는 표에 id 여섯 개를 적었습니다.</p>",
         "notebooks/01_tokenization.html": SOLUTION_INSIDE + '<p>가중치 <span class="math">\\(\\sqrt{d_k}\\)</span> 0.447</p>',
@@ -49,6 +50,7 @@ def test_text_checks_find_each_problem(tmp_path):
         assert expected in ch3, expected
     appendix = " ".join(found["book/mini_bert.html"])
     assert "다의어" in appendix and "이슈 20" in appendix and "세션 시간" in appendix and "cc22f54" in appendix
+    assert "렌더되지 않은 마크다운: '`[MASK]`'" in appendix and "코드 안의" not in appendix and "그대로" not in appendix
     assert set(found) == {"notebooks/03_attention.html", "book/mini_bert.html"}  # 용어집·강사용 쪽·접힌 풀이·수식은 괜찮다
 
 
