@@ -70,3 +70,22 @@ def test_verdict_follows_the_rule():
     worse = dict(better, acceptance_word={"topk": 0.226}, sense_gap_eval={"배": 0.03, "눈": -0.01}, weights_mb=30)
     failed = [text[:2] for text, ok in candidate.verdict(base, worse) if not ok]
     assert failed == ["1.", "3.", "5."]
+
+
+def test_the_frozen_heldout_set(tmp_path):
+    """이슈 25의 일상 held-out 빈칸 세트: 학습 전에 만들어 커밋한 파일이 있고, 채택 규칙에 적은 sha256과 같으며, 지금 말뭉치에서
+    다시 만들어도 바이트까지 같다(말뭉치나 규칙이 몰래 바뀌지 않았다). 문장은 모두 held-out 문서에서 왔다."""
+    import hashlib
+    import re
+
+    data = heldout.SET_FILE.read_bytes()
+    rows = heldout.read_set()
+    assert len(rows) >= 500
+    rule = (heldout.Path(candidate.__file__).parent / "ADOPTION_RULE_issue25.md").read_text(encoding="utf-8")
+    assert hashlib.sha256(data).hexdigest() in re.findall(r"sha256 `([0-9a-f]{64})`", rule)
+    again = tmp_path / "again.tsv"
+    heldout.build(n=len(rows), path=again)
+    assert again.read_bytes() == data
+    held = {s["text"] for s in heldout.heldout_sentences()}
+    for r in rows:
+        assert r["sentence"].count("[MASK]") == 1 and r["sentence"].replace("[MASK]", r["answer"], 1) in held, r["id"]
