@@ -23,7 +23,7 @@ import torch
 
 from .. import data, models, senses
 from . import acceptance as acceptance_mod
-from . import heldout as heldout_mod
+from . import modelcard
 
 
 def nearest_neighbour_accuracy(vectors: list[senses.SenseVector], layer: int = -1) -> dict[str, float]:
@@ -40,21 +40,22 @@ def nearest_neighbour_accuracy(vectors: list[senses.SenseVector], layer: int = -
 
 
 def measure(name: str) -> dict:
+    """한 모델의 잰 값. 어절 채우기 두 세트는 모델 카드와 같은 `modelcard.word_scores`로 잰다."""
     tokenizer, mlm = models.load_mlm(name, quiet=True)
-    words = acceptance_mod.score_words(mlm, tokenizer, acceptance_mod.read_acceptance())
+    words = modelcard.word_scores(mlm, tokenizer)
     old = acceptance_mod.evaluate_acceptance(mlm, tokenizer)
+    sentences = [r["sentence"] for r in acceptance_mod.read_acceptance()]
     result = {
         "model": str(name),
-        "acceptance_word": {k: words[k] for k in ("rows", "top1", "topk")},
         "acceptance_old_rule": {k: old[k] for k in ("rows", "top1", "topk")},
-        "acceptance_items": [{"sentence": i["sentence"], "words": i["words"], "rank": i["rank"]} for i in words["items"]],
+        "acceptance_items": [dict(item, sentence=s) for s, item in zip(sentences, words["acceptance_word"]["items"])],
     }
-    if heldout_mod.SET_FILE.exists():
-        h = heldout_mod.score(mlm, tokenizer, heldout_mod.read_set())
-        result["heldout_word"] = {k: h[k] for k in ("rows", "top1", "topk")}
+    for key in ("acceptance_word", "heldout_word"):
+        if key in words:
+            result[key] = {k: words[key][k] for k in ("rows", "top1", "topk")}
     for split in ("eval", "eval_particle"):
         vectors = senses.sense_vectors(mlm.bert, tokenizer, data.read_senses(split), batch_size=32)
-        result[f"sense_gap_{split}"] = {w: v["same"] - v["cross"] for w, v in senses.separation_from_vectors(vectors).items()}
+        result[f"sense_gap_{split}"] = modelcard.sense_gaps(senses.separation_from_vectors(vectors))
         if split == "eval":
             result["nearest_neighbour"] = nearest_neighbour_accuracy(vectors)
     folder = Path(models.resolve(name))

@@ -48,7 +48,7 @@ SPLIT_EXAMPLES = ["배 타고 배 먹으니 배 부르다.", "이 영화 정말 
 SIGNIFICANCE = 0.05  # 순열 검정 p값의 기준
 
 
-def _gaps(senses: dict[str, dict[str, float]]) -> dict[str, float]:
+def sense_gaps(senses: dict[str, dict[str, float]]) -> dict[str, float]:
     return {w: v["same"] - v["cross"] for w, v in senses.items()}
 
 
@@ -76,14 +76,14 @@ def _agreement(gaps: dict[str, float], where: str) -> str:
 def senses_summary(metrics: dict) -> str:
     """동음이의어 결과를 몇 문장으로: 두 평가 문장 묶음에서 몇 단어이 같은 뜻끼리 더 비슷한지, 그 차이가 우연을 넘는지(순열 검정),
     문맥을 보기 전(임베딩 출력)과의 비교. 모델 카드와 웹사이트 부록이 같은 문장을 씁니다."""
-    gaps = _gaps(metrics["senses"])
+    gaps = sense_gaps(metrics["senses"])
     p_all = metrics.get("senses_p", {})
     out = "동음이의어의 문맥 벡터(마지막 층)는 " + _agreement(gaps, "조사가 제각각인 평가 문장에서")
     if "eval" in p_all:
         out += _significance(p_all["eval"], "또" if any(g <= 0 for g in gaps.values()) else "그러나")
     particle = metrics.get("senses_particle")
     if particle and "eval_particle" in p_all:
-        out += " " + _agreement(_gaps(particle), "조사를 을/를로 고정한 평가 문장에서는")
+        out += " " + _agreement(sense_gaps(particle), "조사를 을/를로 고정한 평가 문장에서는")
         out += _significance(p_all["eval_particle"], "이 묶음에서")
     by_layer = metrics.get("senses_gap_by_layer")
     if by_layer and "0" in by_layer:
@@ -137,7 +137,7 @@ def evaluate_checkpoint(model_dir: Path, work: Path, max_len: int = 64) -> dict:
     vectors = senses.sense_vectors(model.bert, tokenizer, sense_rows)  # 모든 층을 한 번에
     separation = senses.separation_from_vectors(vectors)
     senses_by_layer = {
-        str(layer): _gaps(senses.separation_from_vectors(vectors, layer))
+        str(layer): sense_gaps(senses.separation_from_vectors(vectors, layer))
         for layer in range(model.config.num_hidden_layers + 1)
     }
     following = senses.following_token_breakdown(vectors)
