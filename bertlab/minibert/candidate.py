@@ -58,9 +58,7 @@ def measure(name: str) -> dict:
         result[f"sense_gap_{split}"] = modelcard.sense_gaps(senses.separation_from_vectors(vectors))
         if split == "eval":
             result["nearest_neighbour"] = nearest_neighbour_accuracy(vectors)
-    folder = Path(models.resolve(name))
-    weights = list(folder.glob("*.safetensors")) if folder.is_dir() else []
-    result["weights_mb"] = round(sum(p.stat().st_size for p in weights) / 2**20, 2) if weights else None  # MiB, 모델 카드와 같게
+    result["weights_mb"] = modelcard.weights_mib(Path(models.resolve(name)))
     return result
 
 

@@ -164,7 +164,7 @@ def evaluate_checkpoint(model_dir: Path, work: Path, max_len: int = 64) -> dict:
             "heldout_pieces_per_word": tok_stats["pieces_per_word"],
             "splits": {s: tokenizer.tokenize(s) for s in SPLIT_EXAMPLES},
         },
-        "size_mb": round(sum(p.stat().st_size for p in model_dir.iterdir() if p.suffix == ".safetensors") / 2**20, 2),
+        "size_mb": weights_mib(model_dir),
     }
 
 
@@ -173,6 +173,12 @@ def acceptance_summary(mlm, tokenizer, k: int = 5) -> dict:
     result = acceptance_mod.evaluate_acceptance(mlm, tokenizer, k=k)
     result["items"] = [{key: item[key] for key in ("id", "predictions", "rank", "reachable")} for item in result["items"]]
     return result
+
+
+def weights_mib(model_dir: Path) -> float | None:
+    """폴더의 가중치 파일(*.safetensors) 크기(MiB, 소수 둘째 자리). 가중치 파일이 없으면 None."""
+    files = list(Path(model_dir).glob("*.safetensors")) if Path(model_dir).is_dir() else []
+    return round(sum(p.stat().st_size for p in files) / 2**20, 2) if files else None
 
 
 def everyday_v3_documents() -> list[list[str]]:
