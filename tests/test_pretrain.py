@@ -327,3 +327,33 @@ def test_sense_repeat_repeats_only_the_sense_text(tmp_path):
     assert len(three.heldout) == len(one.heldout)
     with pytest.raises(ValueError, match="sense_repeat"):
         C.build_corpus(tmp_path, use_debian=False, template_docs=0, sense_repeat=0)
+
+
+def test_reproduce_command_parses_back_to_the_settings():
+    """모델 카드와 README가 적는 재현 명령: 명령줄로 다시 읽으면 같은 학습 설정이 된다."""
+    import shlex
+    from dataclasses import asdict
+
+    settings = {"size": asdict(P.ModelSize()),
+                "train": {**asdict(P.TrainSettings()), "steps": 24000, "whole_word": True, "mask_prob": 0.25},
+                "corpus": {**P.CORPUS_DEFAULTS, "everyday_v3": True, "sense_repeat": 3}}
+    command = P.reproduce_command(settings)
+    assert "--everyday-v3" in command and "--everyday-v2" not in command and "--mask-prob-end" not in command
+    a = P.parser().parse_args(shlex.split(command)[3:])   # 'python -m bertlab.minibert.pretrain' 뒤
+    assert a.command == "all"
+    assert {k: getattr(a, k) for k in P.CORPUS_DEFAULTS} == settings["corpus"]
+    assert asdict(P.TrainSettings(**{k: getattr(a, k) for k in P.TrainSettings.__dataclass_fields__})) == settings["train"]
+    assert asdict(P.ModelSize(**{k: getattr(a, k) for k in P.ModelSize.__dataclass_fields__})) == settings["size"]
+    # 기본값(run7)의 설정에는 덧붙는 선택지가 없다
+    assert P.reproduce_command({}).endswith("--tokenizer-from bertlab/assets/mini-bert")
+
+
+def test_readme_gives_the_bundled_models_command():
+    from pathlib import Path
+
+    from bertlab.models import MINI_DIR
+
+    settings = json.loads((MINI_DIR / "training_settings.json").read_text(encoding="utf-8"))
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    assert P.reproduce_command(settings) in readme
+    assert f"{settings['train']['steps']:,}스텝" in readme

@@ -202,13 +202,17 @@ def word_scores(mlm, tokenizer, k: int = 5) -> dict:
     return out
 
 
-def masking_sentence(train: dict) -> str:
-    """모델 카드의 '사전학습' 첫 문장: 학습 설정(`training_settings.json`의 train)에서 만든다."""
+def masking_sentence(train: dict, markdown: bool = True) -> str:
+    """모델 카드의 '사전학습' 첫 문장: 학습 설정(`training_settings.json`의 train)에서 만든다.
+
+    markdown=False이면 코드·굵은 글씨 표시 없이(웹 글에 glue:text로 넣을 때) 괄호 안의 설명만 돌려준다."""
     start, end = train.get("mask_prob", 0.15), train.get("mask_prob_end", train.get("mask_prob", 0.15))
     rate = (f"{100 * start:.0f} %" if abs(start - end) < 1e-9 else
             f"학습 처음 {100 * start:.0f} %에서 마지막 {100 * end:.0f} %로 선형으로 줄어드는 비율")
     unit = ("단어(첫 조각과 뒤따르는 `##` 조각들; 문장 부호는 따로 한 단어)를 골라 그 조각을 **모두** 가림(조각마다 80 % [MASK], 10 % 무작위, 10 % 그대로)"
             if train.get("whole_word") else "토큰(조각)을 골라 80 % [MASK], 10 % 무작위, 10 % 그대로")
+    if not markdown:
+        return f"가리는 비율은 {rate}; {unit}".replace("`", "").replace("**", "")
     return f"MLM(가리는 비율은 {rate}; {unit})"
 
 
@@ -287,7 +291,7 @@ def write_model_card(model_dir: Path, work: Path, metrics: dict) -> Path:
         f"이 2코어 CPU에서 torch 스레드 {settings['train'].get('threads', 1)}개로 {last['step']:,} 스텝"
         + (f", 약 {tsec / 60:.0f}분" if tsec else "") + "이 걸렸습니다.",
         "",
-        "재현: `python -m bertlab.minibert.pretrain all --work ~/.cache/bertlab/pretrain --tokenizer-from bertlab/assets/mini-bert` 후 "
+        f"재현: `{pt.reproduce_command(settings)}` 후 "
         "`python -m bertlab.minibert.modelcard --work ~/.cache/bertlab/pretrain`. 학습은 시드가 고정되어 있어 어휘가 같으면 같은 가중치가 나옵니다. "
         "`--tokenizer-from`을 빼면 어휘도 새로 학습하는데, `tokenizers`의 WordPiece 학습기는 빈도가 같은 후보의 순서를 실행마다 "
         "무작위로 정하므로 같은 말뭉치에서도 토큰 id 수천 개의 자리와 토큰 몇 개가 달라지고, 그래서 품질은 비슷하지만 가중치는 다른 모델이 나옵니다.",

@@ -66,6 +66,26 @@ class TrainSettings:
     bf16: bool = False  # 이 CPU(bf16 연산 장치 없음)에서는 bf16 autocast가 fp32보다 35배 느렸다
 
 
+# 말뭉치 설정의 기본값(= run7). `settings.json`의 "corpus"에 적히고, 명령줄에서는 --everyday-v2 같은 선택지다.
+CORPUS_DEFAULTS = {"everyday_v2": False, "everyday_v3": False, "template_docs": 2000, "sense_repeat": 1}
+
+
+def reproduce_command(settings: dict, work: str = "~/.cache/bertlab/pretrain") -> str:
+    """이 학습 설정(`settings.json`, 모델의 `training_settings.json`)을 다시 만드는 `all` 명령. 기본값과 다른 것만 적는다."""
+    flags = []
+    for key, default in CORPUS_DEFAULTS.items():
+        value = settings.get("corpus", {}).get(key, default)
+        if value != default:
+            flags.append(f"--{key.replace('_', '-')}" + ("" if value is True else f" {value}"))
+    for cls, section in ((ModelSize, "size"), (TrainSettings, "train")):
+        for f in cls.__dataclass_fields__.values():
+            value = settings.get(section, {}).get(f.name, f.default)
+            if value != f.default:
+                flags.append(f"--{f.name.replace('_', '-')} {str(value).lower() if isinstance(value, bool) else value}")
+    return " ".join(["python -m bertlab.minibert.pretrain all", f"--work {work}",
+                     "--tokenizer-from bertlab/assets/mini-bert", *flags])
+
+
 # ---------------------------------------------------------------- 모델과 손실
 
 
@@ -303,15 +323,16 @@ def build(
         log(f"어휘 {len(hf)}개")
 
 
-def main(argv: list[str] | None = None) -> None:
+def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m bertlab.minibert.pretrain", description="번들 미니 BERT 사전학습 레시피")
     p.add_argument("command", choices=["build", "train", "export", "all"])
     p.add_argument("--work", type=Path, default=Path.home() / ".cache" / "bertlab" / "pretrain")
     p.add_argument("--out", type=Path, default=MINI_DIR)
-    p.add_argument("--template-docs", type=int, default=2000)
+    p.add_argument("--template-docs", type=int, default=CORPUS_DEFAULTS["template_docs"])
     p.add_argument("--everyday-v2", action="store_true", help="assets/text/everyday_v2/의 일상 말뭉치도 넣음(run7은 없이)")
     p.add_argument("--everyday-v3", action="store_true", help="minibert/text/everyday_v3/의 일상 말뭉치도 넣음(held-out 문서 제외)")
-    p.add_argument("--sense-repeat", type=int, default=1, help="동음이의어 학습 문장·문단을 학습 글에 몇 번 넣을지(run7은 1)")
+    p.add_argument("--sense-repeat", type=int, default=CORPUS_DEFAULTS["sense_repeat"],
+                   help="동음이의어 학습 문장·문단을 학습 글에 몇 번 넣을지(run7은 1)")
     p.add_argument("--vocab-size", type=int, default=12000)
     p.add_argument("--no-debian", action="store_true", help="Debian 문서 없이 직접 쓴 문장만(테스트용)")
     p.add_argument("--tokenizer-from", type=Path, default=None,
@@ -323,7 +344,11 @@ def main(argv: list[str] | None = None) -> None:
             p.add_argument("--" + f.name.replace("_", "-"), type=lambda s: s.lower() in {"1", "true", "yes"}, default=f.default)
         else:
             p.add_argument("--" + f.name.replace("_", "-"), type={"int": int, "float": float}[f.type], default=f.default)
-    a = p.parse_args(argv)
+    return p
+
+
+def main(argv: list[str] | None = None) -> None:
+    a = parser().parse_args(argv)
     size = ModelSize(**{k: int(getattr(a, k)) for k in ModelSize.__dataclass_fields__})
     settings = TrainSettings(**{k: getattr(a, k) for k in TrainSettings.__dataclass_fields__})
     a.work.mkdir(parents=True, exist_ok=True)
@@ -331,8 +356,7 @@ def main(argv: list[str] | None = None) -> None:
         build(a.work, a.template_docs, a.vocab_size, not a.no_debian, a.tokenizer_from, a.everyday_v2, a.everyday_v3,
               a.sense_repeat)
     if a.command in {"train", "all"}:
-        corpus = {"everyday_v2": a.everyday_v2, "everyday_v3": a.everyday_v3, "template_docs": a.template_docs,
-                  "sense_repeat": a.sense_repeat}
+        corpus = {key: getattr(a, key) for key in CORPUS_DEFAULTS}
         (a.work / "settings.json").write_text(json.dumps({"size": asdict(size), "train": asdict(settings), "corpus": corpus}, indent=2))
         train(a.work, settings, size)
     if a.command in {"export", "all"}:
