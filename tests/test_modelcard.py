@@ -44,7 +44,7 @@ def test_card_reports_the_bars(metrics):
     assert held["nsp_acc"] > 0.5
     assert metrics["size_mb"] < 25
     card = (bl.MINI_DIR / "README.md").read_text(encoding="utf-8")
-    assert f"{100 * held['mask_acc']:.1f} %" in card
+    assert bl.course.prose.pct(held["mask_acc"]) in card   # 모델 카드의 표와 같은 서식(예: 21.3%)
 
 
 def test_following_token_breakdown():
