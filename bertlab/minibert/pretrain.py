@@ -46,8 +46,8 @@ class ModelSize:
 
 @dataclass
 class TrainSettings:
-    # 기본값 = 번들 모델을 만든 설정(모델 카드의 run7). `python -m bertlab.minibert.pretrain all --tokenizer-from bertlab/assets/mini-bert`가
-    # 그대로 재현한다(어휘를 새로 학습하면 토큰 id가 달라진다: `build` 참고).
+    # 기본값 = run7의 설정. 번들 모델을 그대로 재현하는 명령은 그 모델의 training_settings.json에서 `reproduce_command`가
+    # 만든다(기본값과 다른 설정만 선택지로; README와 모델 카드에 있음). 어휘를 새로 학습하면 토큰 id가 달라진다: `build` 참고.
     steps: int = 16000
     batch_size: int = 32
     max_len: int = 48
