@@ -39,8 +39,8 @@ OWN_LICENSES = {
     "senses_ko": "CC BY 4.0 (이 프로젝트가 씀)",
     "senses_paragraphs_ko": "CC BY 4.0 (이 프로젝트가 씀)",
     "templates_ko": "CC BY 4.0 (이 프로젝트의 템플릿 생성기)",
-    "everyday_v2": "CC BY 4.0 (이 프로젝트가 씀, 이슈 20)",
-    "everyday_v3": "CC BY 4.0 (이 프로젝트가 씀, 이슈 25)",
+    "everyday_v2": "CC BY 4.0 (이 프로젝트가 씀)",
+    "everyday_v3": "CC BY 4.0 (이 프로젝트가 씀)",
 }
 SPLIT_EXAMPLES = ["배 타고 배 먹으니 배 부르다.", "이 영화 정말 재미있어요!", "나는 밥을 먹었다", "배를 타고 눈을 맞았다 ㅋㅋ"]
 
